@@ -1,0 +1,666 @@
+"""The hand state machine: ``legal_actions(seat)``, ``apply(action) -> events``.
+
+One ``Hand`` is one deal, from the first discard to a win or an exhaustive draw.
+It is deterministic: the wall is fixed when the hand is made, and every change
+comes through :meth:`Hand.apply`.  The rule set is a :class:`Variant` whose hooks
+the machine calls; the machine itself knows only what every rule set shares:
+
+* turn: draw (automatic), then discard, or win / kong on one's own turn;
+* after a discard, a claim window collects an answer from every seat that has
+  an option, then resolves by the variant's priority;
+* an added kong opens a window in which others may rob it (抢杠 / 拉杠和);
+* every kong is followed by a replacement draw from the tail.
+
+Validation and effect are separate: :meth:`refusal` says why an action is
+illegal (or ``None``) without touching state, and :meth:`apply_trusted` is the
+fast path used for replays of already-validated histories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from games.engine.state import (
+    CHOW,
+    DISCARD,
+    KONG,
+    KONG_ADDED,
+    KONG_CONCEALED,
+    KONG_EXPOSED,
+    MELD_CHOW,
+    MELD_PUNG,
+    PASS,
+    PUNG,
+    SEATS,
+    WIN,
+    Action,
+    Event,
+    IllegalAction,
+    Meld,
+    Player,
+    Result,
+    seat_name,
+)
+from games.engine.tiles import Tile, format_tiles, is_suited, parse_tile, tile_str
+from games.engine.wall import Wall
+
+if TYPE_CHECKING:
+    from games.engine.variants.base import Variant
+
+PLAY, CLAIM, ENDED = "play", "claim", "ended"
+# How the player whose turn it is came to hold their tiles.
+BY_DEAL, BY_DRAW, BY_REPLACEMENT, BY_CLAIM = "deal", "draw", "replacement", "claim"
+# What a claim window is about.
+ON_DISCARD, ON_ADDED_KONG = "discard", "added_kong"
+
+
+@dataclass(slots=True)
+class ClaimWindow:
+    kind: str  # ON_DISCARD or ON_ADDED_KONG
+    seat: int  # the discarder (or the player adding a kong)
+    tile: Tile
+    options: dict[int, list[Action]]  # every seat that may answer -> its claims (pass is implied)
+    responses: dict[int, Action] = field(default_factory=dict)
+
+    def waiting_on(self) -> list[int]:
+        return [s for s in self.options if s not in self.responses]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "tile": tile_str(self.tile),
+            "options": {str(s): [a.to_json() for a in acts] for s, acts in self.options.items()},
+            "responses": {str(s): a.to_json() for s, a in self.responses.items()},
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> ClaimWindow:
+        return cls(
+            kind=d["kind"],
+            seat=d["seat"],
+            tile=parse_tile(d["tile"]),
+            options={int(s): [Action.from_json(a) for a in acts] for s, acts in d["options"].items()},
+            responses={int(s): Action.from_json(a) for s, a in d["responses"].items()},
+        )
+
+
+@dataclass(slots=True)
+class WinContext:
+    """Everything a variant needs to judge and score one win."""
+
+    seat: int
+    tile: Tile | None  # the winning tile (None when the win is on the dealt hand)
+    source: str  # "self_draw" | "discard" | "robbing_kong"
+    from_seat: int | None  # the discarder / the robbed player
+    turn_kind: str  # BY_DEAL, BY_DRAW, BY_REPLACEMENT (for self-draws)
+    concealed: list[Tile]  # the winner's concealed tiles, win tile included
+    melds: list[Meld]
+
+
+def next_seat(seat: int, step: int = 1) -> int:
+    return (seat + step) % 4
+
+
+class Hand:
+    """One hand of one rule set."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        options: dict[str, Any],
+        context: dict[str, Any],
+        wall: Wall,
+        players: list[Player],
+        extra: dict[str, Any] | None = None,
+        seed: str | None = None,
+        seed_hash: str | None = None,
+    ) -> None:
+        self.variant = variant
+        self.options = options
+        self.context = context
+        self.wall = wall
+        self.players = players
+        self.extra: dict[str, Any] = extra or {}  # variant state: indicator, wild kinds, ...
+        self.seed = seed  # secret until the hand ends
+        self.seed_hash = seed_hash
+        self.turn = 0
+        self.phase = PLAY
+        self.turn_kind = BY_DEAL
+        self.window: ClaimWindow | None = None
+        self.claims_made = False  # any chow / pung / kong so far (地和 needs none)
+        self.kongs_made = 0
+        self.result: Result | None = None
+        self.seq = 0  # actions applied; the platform stores it with every snapshot
+        # Open a claim window after every discard even when nobody can claim
+        # (the scenario runner needs it to judge listed claims; live play skips them).
+        self.open_empty_windows = False
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    def player(self, seat: int) -> Player:
+        return self.players[seat]
+
+    def wilds(self) -> frozenset[Tile]:
+        return self.variant.wild_kinds(self)
+
+    def wall_left(self) -> int:
+        return self.wall.face_down_left()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (``pass`` included where it applies)."""
+        if self.phase == ENDED:
+            return []
+        if self.phase == CLAIM:
+            assert self.window is not None
+            if seat not in self.window.options or seat in self.window.responses:
+                return []
+            return [*self.window.options[seat], Action(seat, PASS)]
+        if seat != self.turn:
+            return []
+        return self._own_turn_actions(seat)
+
+    def _own_turn_actions(self, seat: int) -> list[Action]:
+        p = self.players[seat]
+        acts: list[Action] = []
+        if self._self_win_refusal(seat) is None:
+            acts.append(Action(seat, WIN))
+        for t in sorted(set(p.hand)):
+            a = Action(seat, KONG, tile=t)
+            if self._own_kong_refusal(a) is None:
+                acts.append(a)
+        for t in sorted(set(p.hand)):
+            if self.variant.discard_refusal(self, seat, t) is None:
+                acts.append(Action(seat, DISCARD, tile=t))
+        acts.extend(self.variant.extra_own_turn_actions(self, seat))
+        return acts
+
+    # ---------------------------------------------------------------- validation
+    def refusal(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None`` if it is legal."""
+        if not 0 <= action.seat < 4:
+            return f"no seat {action.seat}"
+        if self.phase == ENDED:
+            return "the hand is over"
+        if self.phase == CLAIM:
+            return self._claim_refusal(action)
+        if action.kind in (CHOW, PUNG) or action.kind == PASS:
+            return f"there is no discard to {action.kind}" if action.kind != PASS else "there is nothing to pass on"
+        if action.seat != self.turn:
+            return f"it is {seat_name(self.turn)}'s turn"
+        if action.kind == DISCARD:
+            return self._discard_refusal(action)
+        if action.kind == KONG:
+            return self._own_kong_refusal(action)
+        if action.kind == WIN:
+            return self._self_win_refusal(action.seat)
+        return self.variant.extra_refusal(self, action)
+
+    def _discard_refusal(self, action: Action) -> str | None:
+        if action.tile is None:
+            return "a discard needs a tile"
+        if action.tile not in self.players[action.seat].hand:
+            return f"{tile_str(action.tile)} is not in your hand"
+        return self.variant.discard_refusal(self, action.seat, action.tile)
+
+    def _own_kong_refusal(self, action: Action) -> str | None:
+        seat, t = action.seat, action.tile
+        if t is None:
+            return "a kong needs a tile"
+        p = self.players[seat]
+        if self.turn_kind == BY_CLAIM and not self.variant.kong_after_claim:
+            return "after a chow or pung you must discard"
+        if self.wall.remaining() == 0:
+            return "no tile is left for the replacement draw"
+        held = p.hand.count(t)
+        if held == 4:
+            return self.variant.kong_refusal(self, seat, t, KONG_CONCEALED)
+        if held >= 1 and any(m.kind == MELD_PUNG and m.tiles[0] == t for m in p.melds):
+            return self.variant.kong_refusal(self, seat, t, KONG_ADDED)
+        return f"you hold no kong of {tile_str(t)} (need four in hand, or one added to your pung)"
+
+    def _self_win_refusal(self, seat: int) -> str | None:
+        if seat != self.turn or self.phase != PLAY:
+            return "you may only declare a self-drawn win on your own turn"
+        if self.turn_kind == BY_CLAIM:
+            return "you cannot win after a chow or pung without a new tile"
+        ctx = self._self_win_context(seat)
+        verdict = self.variant.evaluate_win(self, ctx)
+        return verdict if isinstance(verdict, str) else None
+
+    def _self_win_context(self, seat: int) -> WinContext:
+        p = self.players[seat]
+        return WinContext(
+            seat=seat,
+            tile=p.drawn,
+            source="self_draw",
+            from_seat=None,
+            turn_kind=self.turn_kind,
+            concealed=list(p.hand),
+            melds=list(p.melds),
+        )
+
+    def _claim_refusal(self, action: Action) -> str | None:
+        w = self.window
+        assert w is not None
+        seat = action.seat
+        if seat == w.seat:
+            return "you cannot claim your own tile" if action.kind != PASS else "you have nothing to answer"
+        if seat in w.responses:
+            return "you have already answered this tile"
+        if action.kind == PASS:
+            return None if seat in w.options else "you have nothing to answer"
+        if action.kind not in (CHOW, PUNG, KONG, WIN):
+            waiting = ", ".join(seat_name(s) for s in w.waiting_on())
+            return f"waiting for answers on {tile_str(w.tile)} from {waiting}"
+        if action in w.options.get(seat, ()):
+            return None
+        # Not among the options: explain why.
+        return self._claim_reason(action) or f"you cannot {action.kind} {tile_str(w.tile)} now"
+
+    def _claim_reason(self, action: Action) -> str | None:
+        """The specific reason a claim on the open window is refused (or None if it is fine)."""
+        w = self.window
+        assert w is not None
+        seat, t, p = action.seat, w.tile, self.players[action.seat]
+        if w.kind == ON_ADDED_KONG and action.kind != WIN:
+            return "an added kong can only be robbed by a win"
+        if action.kind == CHOW:
+            if seat != next_seat(w.seat):
+                return "only the discarder's 下家 (next player) may chow"
+            meld = action.tiles
+            if meld is None or len(meld) != 3:
+                return "a chow names its three tiles, e.g. 345m"
+            if t not in meld:
+                return f"the chow must contain the discarded {tile_str(t)}"
+            if not all(is_suited(x) for x in meld) or len({x // 9 for x in meld}) != 1:
+                return "a chow is three consecutive tiles of one suit"
+            s = sorted(meld)
+            if s[1] != s[0] + 1 or s[2] != s[1] + 1:
+                return "a chow is three consecutive tiles of one suit (9 and 1 do not connect)"
+            rest = list(s)
+            rest.remove(t)
+            if not _holds(p.hand, rest):
+                return f"you need {format_tiles(rest)} in hand to chow {tile_str(t)}"
+            return self.variant.chow_refusal(self, seat, t, rest)
+        if action.kind == PUNG:
+            if p.hand.count(t) < 2:
+                return f"a pung needs two {tile_str(t)} in hand"
+            return self.variant.pung_refusal(self, seat, t)
+        if action.kind == KONG:
+            if action.tile is not None and action.tile != t:
+                return f"the kong must be of the discarded {tile_str(t)}"
+            if p.hand.count(t) < 3:
+                return f"an exposed kong needs three {tile_str(t)} in hand"
+            if self.wall.remaining() == 0:
+                return "no tile is left for the replacement draw"
+            return self.variant.kong_refusal(self, seat, t, KONG_EXPOSED)
+        if action.kind == WIN:
+            verdict = self.variant.evaluate_win(self, self._claim_win_context(seat, w))
+            return verdict if isinstance(verdict, str) else None
+        return None
+
+    def _claim_win_context(self, seat: int, w: ClaimWindow) -> WinContext:
+        p = self.players[seat]
+        return WinContext(
+            seat=seat,
+            tile=w.tile,
+            source="discard" if w.kind == ON_DISCARD else "robbing_kong",
+            from_seat=w.seat,
+            turn_kind=BY_CLAIM,
+            concealed=[*p.hand, w.tile],
+            melds=list(p.melds),
+        )
+
+    def _claim_options(self, kind: str, seat: int, tile: Tile) -> dict[int, list[Action]]:
+        """Every seat's possible claims on ``tile`` (seats with none are left out)."""
+        self.window = ClaimWindow(kind=kind, seat=seat, tile=tile, options={})
+        out: dict[int, list[Action]] = {}
+        for step in (1, 2, 3):
+            s = next_seat(seat, step)
+            hand = self.players[s].hand
+            candidates = [Action(s, WIN)]
+            if kind == ON_DISCARD:
+                candidates.append(Action(s, KONG, tile=tile))
+                candidates.append(Action(s, PUNG))
+                if step == 1 and is_suited(tile):
+                    for lo in (tile - 2, tile - 1, tile):
+                        meld = (lo, lo + 1, lo + 2)
+                        if lo >= 0 and lo // 9 == (lo + 2) // 9 == tile // 9:
+                            rest = [x for x in meld if x != tile]
+                            if _holds(hand, rest):
+                                candidates.append(Action(s, CHOW, tiles=meld))
+            acts = [a for a in candidates if self._claim_reason(a) is None]
+            if acts or self.open_empty_windows:
+                out[s] = acts
+        self.window = None
+        return out
+
+    # ------------------------------------------------------------------- effect
+    def apply(self, action: Action) -> list[Event]:
+        """Validate and apply one action; on refusal raise IllegalAction and change nothing."""
+        reason = self.refusal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        return self.apply_trusted(action)
+
+    def apply_trusted(self, action: Action) -> list[Event]:
+        """Apply an action already known to be legal (replays)."""
+        self.seq += 1
+        events: list[Event] = []
+        if self.phase == CLAIM:
+            assert self.window is not None
+            self.window.responses[action.seat] = action
+            self.variant.on_claim_answer(self, action)
+            if not self.window.waiting_on():
+                self._resolve_window(events)
+            return events
+        if action.kind == DISCARD:
+            assert action.tile is not None
+            self._discard(action.seat, action.tile, events)
+        elif action.kind == KONG:
+            assert action.tile is not None
+            self._own_kong(action.seat, action.tile, events)
+        elif action.kind == WIN:
+            p = self.players[action.seat]
+            self._finish_win(self._self_win_context(action.seat), events)
+            p.drawn = None
+        else:
+            self.variant.apply_extra(self, action, events)
+        return events
+
+    def _discard(self, seat: int, tile: Tile, events: list[Event]) -> None:
+        p = self.players[seat]
+        _remove_last(p.hand, tile)
+        p.discards.append(tile)
+        p.drawn = None
+        events.append(Event("discard", seat, {"tile": tile_str(tile)}))
+        self.variant.after_discard(self, seat, tile, events)
+        self._open_window(ON_DISCARD, seat, tile, events)
+
+    def _open_window(self, kind: str, seat: int, tile: Tile, events: list[Event]) -> None:
+        options = self._claim_options(kind, seat, tile)
+        if not options:
+            self._after_window_passed(kind, seat, tile, events)
+            return
+        self.phase = CLAIM
+        self.window = ClaimWindow(kind=kind, seat=seat, tile=tile, options=options)
+        # The window itself is public (everyone may answer or not); who holds an
+        # option is not: each seat learns only its own options via legal_actions.
+        events.append(Event("claim_window", seat, {"tile": tile_str(tile), "on": kind}))
+
+    def _resolve_window(self, events: list[Event]) -> None:
+        w = self.window
+        assert w is not None
+        self.window = None
+        self.phase = PLAY
+        chosen = self.variant.pick_claim(self, w)
+        if chosen is None:
+            self._after_window_passed(w.kind, w.seat, w.tile, events)
+            return
+        if chosen.kind == WIN:
+            self._finish_win(self._claim_win_context(chosen.seat, w), events)
+            return
+        self._take_discard(w, chosen, events)
+
+    def _after_window_passed(self, kind: str, seat: int, tile: Tile, events: list[Event]) -> None:
+        if kind == ON_ADDED_KONG:
+            self._complete_added_kong(seat, tile, events)
+        else:
+            self._next_draw(next_seat(seat), events)
+
+    def _take_discard(self, w: ClaimWindow, action: Action, events: list[Event]) -> None:
+        seat, t = action.seat, w.tile
+        p = self.players[seat]
+        discarder = self.players[w.seat]
+        discarder.claimed_discards.append(len(discarder.discards) - 1)
+        self.claims_made = True
+        if action.kind == CHOW:
+            assert action.tiles is not None
+            rest = list(action.tiles)
+            rest.remove(t)
+            for x in rest:
+                _remove_last(p.hand, x)
+            meld = Meld(MELD_CHOW, tuple(sorted(action.tiles)), claimed=t, from_seat=w.seat)
+        elif action.kind == PUNG:
+            for _ in range(2):
+                _remove_last(p.hand, t)
+            meld = Meld(MELD_PUNG, (t, t, t), claimed=t, from_seat=w.seat)
+        else:
+            for _ in range(3):
+                _remove_last(p.hand, t)
+            meld = Meld(KONG_EXPOSED, (t, t, t, t), claimed=t, from_seat=w.seat)
+        p.melds.append(meld)
+        self.turn = seat
+        self.turn_kind = BY_CLAIM
+        p.drawn = None
+        events.append(Event(action.kind, seat, {"tile": tile_str(t), "meld": meld.to_json(), "from": seat_name(w.seat)}))
+        self.variant.after_meld(self, seat, meld, events)
+        if meld.is_kong:
+            self.kongs_made += 1
+            self._replacement_draw(seat, events)
+
+    def _own_kong(self, seat: int, tile: Tile, events: list[Event]) -> None:
+        p = self.players[seat]
+        p.drawn = None
+        if p.hand.count(tile) == 4:
+            for _ in range(4):
+                _remove_last(p.hand, tile)
+            meld = Meld(KONG_CONCEALED, (tile,) * 4)
+            p.melds.append(meld)
+            self.claims_made = True
+            self.kongs_made += 1
+            events.append(Event("kong", seat, {"meld": meld.public_json()}, {"meld": meld.to_json()}))
+            self.variant.after_meld(self, seat, meld, events)
+            self._replacement_draw(seat, events)
+            return
+        # Added kong: others may rob it before it stands.
+        _remove_last(p.hand, tile)
+        self.claims_made = True
+        events.append(Event("add_kong", seat, {"tile": tile_str(tile)}))
+        if self.variant.added_kong_robbable:
+            self._open_window(ON_ADDED_KONG, seat, tile, events)
+        else:
+            self._complete_added_kong(seat, tile, events)
+
+    def _complete_added_kong(self, seat: int, tile: Tile, events: list[Event]) -> None:
+        p = self.players[seat]
+        for i, m in enumerate(p.melds):
+            if m.kind == MELD_PUNG and m.tiles[0] == tile:
+                p.melds[i] = Meld(KONG_ADDED, (tile,) * 4, claimed=m.claimed, from_seat=m.from_seat)
+                meld = p.melds[i]
+                break
+        else:  # pragma: no cover - guarded by validation
+            raise AssertionError("added kong without its pung")
+        self.kongs_made += 1
+        self.turn = seat
+        events.append(Event("kong", seat, {"meld": meld.to_json()}))
+        self.variant.after_meld(self, seat, meld, events)
+        self._replacement_draw(seat, events)
+
+    def _next_draw(self, seat: int, events: list[Event]) -> None:
+        self.turn = seat
+        if not self.variant.can_draw(self):
+            self._finish_draw(events)
+            return
+        self._give(seat, self.wall.draw_head(), BY_DRAW, events)
+
+    def _replacement_draw(self, seat: int, events: list[Event]) -> None:
+        self.turn = seat
+        if self.wall.remaining() == 0:
+            self._finish_draw(events)
+            return
+        self._give(seat, self.wall.draw_tail(), BY_REPLACEMENT, events)
+
+    def _give(self, seat: int, tile: Tile, kind: str, events: list[Event]) -> None:
+        p = self.players[seat]
+        p.hand.append(tile)
+        p.drawn = tile
+        p.draws += 1
+        self.turn_kind = kind
+        self.phase = PLAY
+        events.append(Event("draw", seat, {"from": "tail" if kind == BY_REPLACEMENT else "head"}, {"tile": tile_str(tile)}))
+        self.variant.after_draw(self, seat, tile, events)
+
+    def _finish_win(self, ctx: WinContext, events: list[Event]) -> None:
+        verdict = self.variant.evaluate_win(self, ctx)
+        assert not isinstance(verdict, str), verdict
+        self.result = self.variant.settle_win(self, ctx, verdict)
+        self._end(events, Event("win", ctx.seat, {"tile": tile_str(ctx.tile) if ctx.tile is not None else None,
+                                                  "source": ctx.source}))
+
+    def _finish_draw(self, events: list[Event]) -> None:
+        self.result = self.variant.settle_draw(self)
+        self._end(events, Event("exhaustive_draw"))
+
+    def _end(self, events: list[Event], first: Event) -> None:
+        assert self.result is not None
+        self.phase = ENDED
+        self.window = None
+        events.append(first)
+        events.append(Event("hand_end", None, {
+            "result": self.result.to_json(),
+            "hands": {seat_name(i): format_tiles(p.hand) for i, p in enumerate(self.players)},
+            "seed": self.seed,
+        }))
+
+    # ----------------------------------------------------------------- defaults
+    def timeout_action(self, seat: int) -> Action | None:
+        """What the system does for a seat that does not answer in time.
+
+        Pass every claim; never win or kong; discard the tile just drawn (the
+        dealer's first turn: the last dealt tile) or, where the rules forbid it,
+        the rightmost tile the rules allow.
+        """
+        if self.phase == CLAIM:
+            assert self.window is not None
+            return Action(seat, PASS) if seat in self.window.waiting_on() else None
+        if self.phase != PLAY or seat != self.turn:
+            return None
+        forced = self.variant.forced_action(self, seat)
+        if forced is not None:
+            return forced
+        p = self.players[seat]
+        drawn = p.drawn if p.drawn is not None else (p.hand[-1] if self.turn_kind == BY_DEAL and p.hand else None)
+        if drawn is not None and self.variant.discard_refusal(self, seat, drawn) is None:
+            return Action(seat, DISCARD, tile=drawn)
+        for t in reversed(p.hand):
+            if self.variant.discard_refusal(self, seat, t) is None:
+                return Action(seat, DISCARD, tile=t)
+        return None
+
+    # -------------------------------------------------------------------- views
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: the public view, no concealed tile)."""
+        players = []
+        for i, p in enumerate(self.players):
+            own = seat == i
+            players.append({
+                "seat": seat_name(i),
+                "hand": format_tiles(p.hand) if own else None,
+                "hand_count": len(p.hand),
+                "drawn": tile_str(p.drawn) if own and p.drawn is not None else None,
+                "melds": [m.to_json() if own else m.public_json() for m in p.melds],
+                "discards": format_tiles(p.discards),
+                "claimed_discards": list(p.claimed_discards),
+                "flowers": format_tiles(p.flowers),
+                "flags": self.variant.public_flags(p.flags),
+            })
+        window = None
+        if self.window is not None:
+            window = {
+                "on": self.window.kind,
+                "seat": seat_name(self.window.seat),
+                "tile": tile_str(self.window.tile),
+            }
+        out: dict[str, Any] = {
+            "variant": self.variant.key,
+            "options": dict(self.options),
+            "seat": seat_name(seat) if seat is not None else None,
+            "turn": seat_name(self.turn),
+            "phase": self.phase,
+            "wall_left": self.wall_left(),
+            "face_up": format_tiles(self.wall.face_up_tiles()),
+            "table": self.variant.public_info(self),
+            "players": players,
+            "window": window,
+            "seed_hash": self.seed_hash,
+            "legal_actions": [a.to_json() for a in self.legal_actions(seat)] if seat is not None else [],
+            "result": self.result.to_json() if self.result else None,
+        }
+        if self.ended:
+            out["revealed"] = {seat_name(i): format_tiles(p.hand) for i, p in enumerate(self.players)}
+            out["seed"] = self.seed
+        return out
+
+    def public_view(self) -> dict[str, Any]:
+        return self.view(None)
+
+    # ---------------------------------------------------------------- snapshots
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant.key,
+            "options": dict(self.options),
+            "context": dict(self.context),
+            "wall": self.wall.to_json(),
+            "players": [p.to_json() for p in self.players],
+            "extra": dict(self.extra),
+            "seed": self.seed,
+            "seed_hash": self.seed_hash,
+            "turn": self.turn,
+            "phase": self.phase,
+            "turn_kind": self.turn_kind,
+            "window": self.window.to_json() if self.window else None,
+            "claims_made": self.claims_made,
+            "kongs_made": self.kongs_made,
+            "result": self.result.to_json() if self.result else None,
+            "seq": self.seq,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Hand:
+        from games.engine.variants import get_variant
+
+        h = cls(
+            variant=get_variant(d["variant"]),
+            options=dict(d["options"]),
+            context=dict(d["context"]),
+            wall=Wall.from_json(d["wall"]),
+            players=[Player.from_json(p) for p in d["players"]],
+            extra=dict(d["extra"]),
+            seed=d["seed"],
+            seed_hash=d["seed_hash"],
+        )
+        h.turn = d["turn"]
+        h.phase = d["phase"]
+        h.turn_kind = d["turn_kind"]
+        h.window = ClaimWindow.from_json(d["window"]) if d["window"] else None
+        h.claims_made = d["claims_made"]
+        h.kongs_made = d["kongs_made"]
+        h.result = Result.from_json(d["result"]) if d["result"] else None
+        h.seq = d["seq"]
+        return h
+
+
+def _holds(hand: list[Tile], tiles: Iterable[Tile]) -> bool:
+    need: dict[Tile, int] = {}
+    for t in tiles:
+        need[t] = need.get(t, 0) + 1
+    return all(hand.count(t) >= n for t, n in need.items())
+
+
+def _remove_last(hand: list[Tile], tile: Tile) -> None:
+    """Remove the rightmost copy of ``tile`` (so a just-drawn tile goes first)."""
+    for i in range(len(hand) - 1, -1, -1):
+        if hand[i] == tile:
+            del hand[i]
+            return
+    raise ValueError(f"{tile_str(tile)} not in hand")
+
+
+__all__ = ["Hand", "ClaimWindow", "WinContext", "PLAY", "CLAIM", "ENDED", "SEATS", "next_seat"]

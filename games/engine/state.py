@@ -1,0 +1,234 @@
+"""Plain data of a hand: actions, events, melds, players, results.
+
+Everything here serialises to JSON-ready dicts (tiles as notation strings) and
+back, so a running hand can be stored as a snapshot and replayed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.tiles import Tile, format_tiles, parse_tile, parse_tiles, tile_str
+
+SEATS = "ESWN"  # within a hand seats are named by seat wind; E is the dealer
+
+
+def seat_name(seat: int) -> str:
+    return SEATS[seat]
+
+
+def seat_index(name: str) -> int:
+    if not isinstance(name, str) or name not in SEATS or len(name) != 1:
+        raise ValueError(f"unknown seat {name!r}; seats are E, S, W, N")
+    return SEATS.index(name)
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; ``str(exc)`` is the reason shown to the player."""
+
+
+# Action kinds shared by every variant; variants may add their own verbs.
+DISCARD, CHOW, PUNG, KONG, WIN, PASS = "discard", "chow", "pung", "kong", "win", "pass"
+CLAIM_KINDS = frozenset({CHOW, PUNG, KONG, WIN})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A choice a player makes.  ``tile`` for discard/kong, ``tiles`` for a chow's meld."""
+
+    seat: int
+    kind: str
+    tile: Tile | None = None
+    tiles: tuple[Tile, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": seat_name(self.seat), "do": self.kind}
+        if self.tile is not None:
+            out["tile"] = tile_str(self.tile)
+        if self.tiles is not None:
+            out["tiles"] = format_tiles(self.tiles)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Action:
+        tile = parse_tile(data["tile"]) if data.get("tile") is not None else None
+        tiles = tuple(sorted(parse_tiles(data["tiles"]))) if data.get("tiles") is not None else None
+        return cls(seat=seat_index(data["seat"]), kind=str(data["do"]), tile=tile, tiles=tiles)
+
+    def __str__(self) -> str:
+        extra = ""
+        if self.tile is not None:
+            extra = " " + tile_str(self.tile)
+        if self.tiles is not None:
+            extra = " " + format_tiles(self.tiles)
+        return f"{seat_name(self.seat)} {self.kind}{extra}"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened.  ``private`` data is shown only to ``seat``.
+
+    ``data`` is public; ``private`` holds what only the acting seat may see
+    (the tile drawn, for instance).  :meth:`for_seat` renders the event for a
+    reader, with ``None`` meaning the public (spectator) view.
+    """
+
+    kind: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    private: dict[str, Any] = field(default_factory=dict)
+
+    def for_seat(self, reader: int | None) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.seat is not None:
+            out["seat"] = seat_name(self.seat)
+        out.update(self.data)
+        if reader is not None and reader == self.seat:
+            out.update(self.private)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "data": self.data, "private": self.private}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Event:
+        return cls(kind=d["kind"], seat=d["seat"], data=d["data"], private=d["private"])
+
+
+# Meld kinds
+MELD_CHOW, MELD_PUNG = "chow", "pung"
+KONG_EXPOSED, KONG_CONCEALED, KONG_ADDED = "kong_exposed", "kong_concealed", "kong_added"
+KONG_KINDS = frozenset({KONG_EXPOSED, KONG_CONCEALED, KONG_ADDED})
+
+
+@dataclass(slots=True)
+class Meld:
+    kind: str
+    tiles: tuple[Tile, ...]
+    claimed: Tile | None = None  # the tile taken from another player
+    from_seat: int | None = None
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in KONG_KINDS
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "tiles": format_tiles(self.tiles),
+            "claimed": tile_str(self.claimed) if self.claimed is not None else None,
+            "from": seat_name(self.from_seat) if self.from_seat is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Meld:
+        return cls(
+            kind=d["kind"],
+            tiles=tuple(parse_tiles(d["tiles"])),
+            claimed=parse_tile(d["claimed"]) if d["claimed"] else None,
+            from_seat=seat_index(d["from"]) if d["from"] else None,
+        )
+
+    def public_json(self) -> dict[str, Any]:
+        """A concealed kong shows its tiles face down to the others."""
+        d = self.to_json()
+        if self.kind == KONG_CONCEALED:
+            d["tiles"] = None
+        return d
+
+
+@dataclass(slots=True)
+class Player:
+    hand: list[Tile] = field(default_factory=list)  # concealed, in display order (draws on the right)
+    melds: list[Meld] = field(default_factory=list)
+    discards: list[Tile] = field(default_factory=list)  # the river, claimed tiles included
+    claimed_discards: list[int] = field(default_factory=list)  # indices into discards taken by others
+    flowers: list[Tile] = field(default_factory=list)
+    drawn: Tile | None = None  # the tile just drawn this turn, if any
+    draws: int = 0  # how many draws (head or tail) this player has made
+    flags: dict[str, Any] = field(default_factory=dict)  # variant state, e.g. {"xianggong": True}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": format_tiles(self.hand),
+            "melds": [m.to_json() for m in self.melds],
+            "discards": format_tiles(self.discards),
+            "claimed_discards": list(self.claimed_discards),
+            "flowers": format_tiles(self.flowers),
+            "drawn": tile_str(self.drawn) if self.drawn is not None else None,
+            "draws": self.draws,
+            "flags": dict(self.flags),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Player:
+        return cls(
+            hand=parse_tiles(d["hand"]),
+            melds=[Meld.from_json(m) for m in d["melds"]],
+            discards=parse_tiles(d["discards"]),
+            claimed_discards=list(d["claimed_discards"]),
+            flowers=parse_tiles(d["flowers"]),
+            drawn=parse_tile(d["drawn"]) if d["drawn"] else None,
+            draws=d["draws"],
+            flags=dict(d["flags"]),
+        )
+
+
+@dataclass(slots=True)
+class BreakdownItem:
+    """One line of a score breakdown: what a pattern or payment contributed."""
+
+    name: str  # stable key, e.g. "self_draw", "robbing_kong"
+    label: str  # what players read, e.g. "自摸"
+    value: int | float = 0  # multiplier, 番, points... as the variant defines
+    detail: str = ""
+    payments: dict[str, int] = field(default_factory=dict)  # seat name -> delta from this item
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "label": self.label, "value": self.value}
+        if self.detail:
+            d["detail"] = self.detail
+        if self.payments:
+            d["payments"] = dict(self.payments)
+        return d
+
+
+@dataclass(slots=True)
+class Result:
+    """How a hand ended."""
+
+    status: str  # "win" | "draw"
+    winner: int | None = None
+    from_seat: int | None = None
+    self_drawn: bool = False
+    deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    breakdown: list[BreakdownItem] = field(default_factory=list)
+    win_kind: str | None = None  # "self_draw" | "discard" | "robbing_kong" | variant-specific
+
+    def __post_init__(self) -> None:
+        if sum(self.deltas) != 0:
+            raise AssertionError(f"hand deltas must sum to zero, got {self.deltas}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "winner": seat_name(self.winner) if self.winner is not None else None,
+            "from": seat_name(self.from_seat) if self.from_seat is not None else None,
+            "self_drawn": self.self_drawn,
+            "deltas": {seat_name(i): d for i, d in enumerate(self.deltas)},
+            "breakdown": [b.to_json() for b in self.breakdown],
+            "win_kind": self.win_kind,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Result:
+        return cls(
+            status=d["status"],
+            winner=seat_index(d["winner"]) if d["winner"] else None,
+            from_seat=seat_index(d["from"]) if d["from"] else None,
+            self_drawn=d["self_drawn"],
+            deltas=[d["deltas"][s] for s in SEATS],
+            breakdown=[BreakdownItem(**b) for b in d["breakdown"]],
+            win_kind=d.get("win_kind"),
+        )

@@ -1,0 +1,239 @@
+"""The variant framework: a rule set is a ``Variant`` whose hooks the hand machine calls.
+
+Defaults here are the plain rules most sets share; a variant overrides only
+what its text changes.  Hooks that may refuse an action return a reason string
+(shown to the player) or ``None``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from games.engine.options import OptionsError, OptionsSchema
+from games.engine.state import CHOW, KONG, PUNG, WIN, Action, BreakdownItem, Event, Meld, Player, Result
+from games.engine.tiles import Tile, format_tiles, standard_set, tile_str
+from games.engine.wall import Wall, break_order, new_seed, rigged_wall, seed_commitment, shuffled_tiles
+
+if TYPE_CHECKING:
+    from games.engine.hand import ClaimWindow, Hand, WinContext
+
+# Claim priority classes: a higher number wins the window.
+CLAIM_RANK = {WIN: 3, KONG: 2, PUNG: 2, CHOW: 1}
+
+
+class ScenarioError(ValueError):
+    """A rigged hand that cannot exist (too many copies, wrong hand sizes, ...)."""
+
+
+@dataclass(slots=True)
+class WinVerdict:
+    """A variant's judgement of a legal win: the patterns it scores."""
+
+    patterns: list[str]
+    data: dict[str, Any]
+
+
+class Variant:
+    key: str = ""
+    display_name: str = ""
+    source: str = ""  # the rule document in shared/rules
+    spec_section: str = ""  # e.g. "D0"
+    options_schema: OptionsSchema = OptionsSchema()
+    context_keys: frozenset[str] = frozenset()
+    hand_size = 13  # a non-dealer's dealt tiles; the dealer has one more
+    kong_after_claim = False  # may a player kong on the turn they chowed/punged?
+    added_kong_robbable = True
+
+    # ------------------------------------------------------------ configuration
+    def validate_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        return self.options_schema.validate(options, self.key)
+
+    def validate_context(self, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        context = dict(context or {})
+        unknown = set(context) - self.context_keys
+        if unknown:
+            known = ", ".join(sorted(self.context_keys)) or "none"
+            raise OptionsError(f"unknown context key(s) {sorted(unknown)} for {self.key}; known: {known}")
+        return context
+
+    def tile_set(self, options: Mapping[str, Any]) -> list[Tile]:
+        return standard_set()
+
+    # ------------------------------------------------------------------ set-up
+    def new_hand(
+        self,
+        options: Mapping[str, Any] | None = None,
+        context: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> Hand:
+        """A real hand: shuffle by seed, roll, break, deal, then the variant's set-up."""
+        from games.engine.hand import Hand
+
+        opts = self.validate_options(options)
+        ctx = self.validate_context(context)
+        seed = seed if seed is not None else new_seed()
+        ring, dice = shuffled_tiles(self.tile_set(opts), seed)
+        wall = Wall(tiles=break_order(ring, dice))
+        players = [Player() for _ in range(4)]
+        for seat, count in self.deal_order():
+            for _ in range(count):
+                players[seat].hand.append(wall.draw_head())
+        hand = Hand(self, opts, ctx, wall, players, extra={"dice": list(dice)}, seed=seed,
+                    seed_hash=seed_commitment(seed))
+        self.after_deal(hand)
+        return hand
+
+    def deal_order(self) -> list[tuple[int, int]]:
+        """(seat, tiles) in dealing order: 4 at a time for 3 rounds, then dealer 2, others 1."""
+        order = [(seat, 4) for _ in range(3) for seat in range(4)]
+        order += [(0, 2), (1, 1), (2, 1), (3, 1)]
+        return order
+
+    def after_deal(self, hand: Hand) -> None:
+        """Flip indicators, choose wilds, replace flowers... (nothing by default)."""
+
+    def rigged_hand(
+        self,
+        hands: Sequence[Sequence[Tile]],
+        flipped: Tile | None,
+        head: Sequence[Tile],
+        tail: Sequence[Tile],
+        options: Mapping[str, Any] | None = None,
+        context: Mapping[str, Any] | None = None,
+    ) -> Hand:
+        """A hand dealt as given (the scenario runner's), unlisted tiles filled deterministically."""
+        from games.engine.hand import Hand
+
+        opts = self.validate_options(options)
+        ctx = self.validate_context(context)
+        sizes = [self.hand_size + 1] + [self.hand_size] * 3
+        for seat, (tiles, size) in enumerate(zip(hands, sizes, strict=True)):
+            if len(tiles) != size:
+                raise ScenarioError(f"seat {'ESWN'[seat]} must be dealt {size} tiles, got {len(tiles)}")
+        pool = self.tile_set(opts)
+        left: dict[Tile, int] = {}
+        for t in pool:
+            left[t] = left.get(t, 0) + 1
+        used = [t for h in hands for t in h] + list(head) + list(tail)
+        if flipped is not None:
+            used.append(flipped)
+        for t in used:
+            if left.get(t, 0) == 0:
+                raise ScenarioError(f"the scenario uses more {tile_str(t)} than the {self.key} tile set has")
+            left[t] -= 1
+        filler = [t for t in sorted(left) for _ in range(left[t])]
+        random.Random(0).shuffle(filler)  # deterministic, and not all of one kind first
+        total = len(pool) - sum(sizes)
+        wall = self.rig_wall(total, flipped, head, tail, filler)
+        players = [Player(hand=list(h)) for h in hands]
+        hand = Hand(self, opts, ctx, wall, players)
+        self.after_rig(hand, flipped)
+        return hand
+
+    def rig_wall(self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile],
+                 filler: Sequence[Tile]) -> Wall:
+        if flipped is not None:
+            raise ScenarioError(f"{self.key} has no flipped tile")
+        return rigged_wall(total, head, tail, filler)
+
+    def after_rig(self, hand: Hand, flipped: Tile | None) -> None:
+        """Set the variant's state from a rigged wall (wild from the flipped tile, ...)."""
+
+    # -------------------------------------------------------------------- rules
+    def wild_kinds(self, hand: Hand) -> frozenset[Tile]:
+        return frozenset(hand.extra.get("wilds", ()))
+
+    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+        return None
+
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
+        return None
+
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+        return None
+
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
+        return None
+
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
+        """A verdict for a legal win, or the reason it is not one."""
+        raise NotImplementedError
+
+    def pick_claim(self, hand: Hand, window: ClaimWindow) -> Action | None:
+        """The claim that takes the tile: highest class, then nearest the discarder (截和)."""
+        best: Action | None = None
+        best_key: tuple[int, int] | None = None
+        for seat, act in window.responses.items():
+            if act.kind not in CLAIM_RANK:
+                continue
+            key = (CLAIM_RANK[act.kind], -((seat - window.seat) % 4))
+            if best_key is None or key > best_key:
+                best, best_key = act, key
+        return best
+
+    def can_draw(self, hand: Hand) -> bool:
+        """May the next normal draw happen?  False means an exhaustive draw."""
+        return hand.wall.remaining() > 0
+
+    def forced_action(self, hand: Hand, seat: int) -> Action | None:
+        """An action the rules make for the player (报听 auto-discard...), if any."""
+        return None
+
+    def extra_own_turn_actions(self, hand: Hand, seat: int) -> list[Action]:
+        return []
+
+    def extra_refusal(self, hand: Hand, action: Action) -> str | None:
+        return f"unknown action {action.kind!r}"
+
+    def apply_extra(self, hand: Hand, action: Action, events: list[Event]) -> None:
+        raise NotImplementedError(action.kind)
+
+    # ------------------------------------------------------------------- hooks
+    def after_draw(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
+        """Flowers, automatic actions..."""
+
+    def after_discard(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
+        """Furiten bookkeeping..."""
+
+    def after_meld(self, hand: Hand, seat: int, meld: Meld, events: list[Event]) -> None:
+        """相公 and similar flags."""
+
+    def on_claim_answer(self, hand: Hand, action: Action) -> None:
+        """Record a pass on a win (过胡) and similar."""
+
+    # ----------------------------------------------------------------- scoring
+    def settle_win(self, hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
+        raise NotImplementedError
+
+    def settle_draw(self, hand: Hand) -> Result:
+        return Result(status="draw", breakdown=[BreakdownItem("exhaustive_draw", "流局")])
+
+    def next_dealer_offset(self, result: Result) -> int:
+        """Seats from this hand's dealer to the next hand's dealer (0 = stays)."""
+        return 0
+
+    def next_context(self, result: Result, context: Mapping[str, Any]) -> dict[str, Any]:
+        """Pre-hand state for the next hand (dealer streaks...)."""
+        return {}
+
+    # ------------------------------------------------------------ presentation
+    def public_info(self, hand: Hand) -> dict[str, Any]:
+        """What the table centre shows to everyone (the wild, the indicator...)."""
+        wilds = sorted(self.wild_kinds(hand))
+        return {"wilds": format_tiles(wilds)} if wilds else {}
+
+    def public_flags(self, flags: Mapping[str, Any]) -> dict[str, Any]:
+        """Player flags everyone may see (e.g. 相公)."""
+        return dict(flags)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "display_name": self.display_name,
+            "source": self.source,
+            "spec_section": self.spec_section,
+            "options": [o.describe() for o in self.options_schema.all()],
+        }
