@@ -125,7 +125,8 @@ def play_one(hand: Hand, act: Action) -> None:
         window = hand.window
         assert window is not None
         if act.kind == PASS:
-            if act.seat in window.waiting_on():
+            # Only a seat that really has a claim answers; a pass from anyone else changes nothing.
+            if act.seat in window.waiting_on() and window.options[act.seat]:
                 hand.apply(act)
             return
         if act.kind in CLAIM_KINDS and act.seat != window.seat:

@@ -1,0 +1,69 @@
+"""Helpers to write rigged hands in tile notation for engine tests."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.engine import scenario
+from games.engine.hand import Hand
+from games.engine.tiles import NUM_KINDS, format_tiles, parse_tiles
+
+
+def fill_hands(given: dict[str, str], avoid: str = "", flipped: str | None = None, wall: str = "",
+               tail: str = "", dealer_size: int = 14) -> dict[str, str]:
+    """Complete ``given`` hands with harmless ones: distinct kinds only (so no pung or kong
+    is possible), avoiding the kinds in ``avoid`` and their suit neighbours (so no chow)."""
+    used = Counter(t for h in given.values() for t in parse_tiles(h))
+    used.update(parse_tiles(wall))
+    used.update(parse_tiles(tail))
+    if flipped:
+        used.update(parse_tiles(flipped))
+    banned: set[int] = set()
+    for t in parse_tiles(avoid):
+        banned.add(t)
+        if t < 27:
+            banned.update(x for x in (t - 2, t - 1, t + 1, t + 2) if 0 <= x < 27 and x // 9 == t // 9)
+    out = dict(given)
+    for seat in "ESWN":
+        if seat in out:
+            continue
+        size = dealer_size if seat == "E" else dealer_size - 1
+        tiles: list[int] = []
+        for kind in range(NUM_KINDS):
+            if len(tiles) == size:
+                break
+            if kind in banned or used[kind] >= 4:
+                continue
+            tiles.append(kind)
+            used[kind] += 1
+        if len(tiles) < size:
+            raise ValueError(f"cannot fill seat {seat}")
+        out[seat] = format_tiles(tiles)
+    return out
+
+
+def run(variant: str, hands: dict[str, str], actions: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    sc: dict[str, Any] = {"variant": variant, "hands": hands, "actions": actions, **extra}
+    return scenario.run(sc)
+
+
+def hand_after(variant: str, hands: dict[str, str], actions: list[dict[str, Any]], **extra: Any) -> Hand:
+    """The engine hand after playing ``actions`` the way the scenario runner does."""
+    sc: dict[str, Any] = {"variant": variant, "hands": hands, **extra}
+    hand = scenario.build_hand(sc)
+    hand.open_empty_windows = True
+    for i, raw in enumerate(actions):
+        scenario.play_one(hand, scenario.parse_action(raw, i))
+    if hand.window is not None and hand.window.responses:
+        scenario.close_window(hand)  # as the runner does: the listed answers were all the answers
+    return hand
+
+
+def act(seat: str, do: str, tile: str | None = None, tiles: str | None = None) -> dict[str, Any]:
+    a: dict[str, Any] = {"seat": seat, "do": do}
+    if tile is not None:
+        a["tile"] = tile
+    if tiles is not None:
+        a["tiles"] = tiles
+    return a
