@@ -439,7 +439,9 @@ class Hand:
         self.turn = seat
         self.turn_kind = BY_CLAIM
         p.drawn = None
-        events.append(Event(action.kind, seat, {"tile": tile_str(t), "meld": meld.to_json(), "from": seat_name(w.seat)}))
+        events.append(
+            Event(action.kind, seat, {"tile": tile_str(t), "meld": meld.to_json(), "from": seat_name(w.seat)})
+        )
         self.variant.after_meld(self, seat, meld, events)
         if meld.is_kong:
             self.kongs_made += 1
@@ -504,15 +506,21 @@ class Hand:
         p.draws += 1
         self.turn_kind = kind
         self.phase = PLAY
-        events.append(Event("draw", seat, {"from": "tail" if kind == BY_REPLACEMENT else "head"}, {"tile": tile_str(tile)}))
+        events.append(
+            Event("draw", seat, {"from": "tail" if kind == BY_REPLACEMENT else "head"}, {"tile": tile_str(tile)})
+        )
         self.variant.after_draw(self, seat, tile, events)
 
     def _finish_win(self, ctx: WinContext, events: list[Event]) -> None:
         verdict = self.variant.evaluate_win(self, ctx)
         assert not isinstance(verdict, str), verdict
         self.result = self.variant.settle_win(self, ctx, verdict)
-        self._end(events, Event("win", ctx.seat, {"tile": tile_str(ctx.tile) if ctx.tile is not None else None,
-                                                  "source": ctx.source}))
+        self._end(
+            events,
+            Event(
+                "win", ctx.seat, {"tile": tile_str(ctx.tile) if ctx.tile is not None else None, "source": ctx.source}
+            ),
+        )
 
     def _finish_draw(self, events: list[Event]) -> None:
         self.result = self.variant.settle_draw(self)
@@ -523,11 +531,17 @@ class Hand:
         self.phase = ENDED
         self.window = None
         events.append(first)
-        events.append(Event("hand_end", None, {
-            "result": self.result.to_json(),
-            "hands": {seat_name(i): format_tiles(p.hand) for i, p in enumerate(self.players)},
-            "seed": self.seed,
-        }))
+        events.append(
+            Event(
+                "hand_end",
+                None,
+                {
+                    "result": self.result.to_json(),
+                    "hands": {seat_name(i): format_tiles(p.hand) for i, p in enumerate(self.players)},
+                    "seed": self.seed,
+                },
+            )
+        )
 
     # ----------------------------------------------------------------- defaults
     def timeout_action(self, seat: int) -> Action | None:
@@ -560,17 +574,19 @@ class Hand:
         players = []
         for i, p in enumerate(self.players):
             own = seat == i
-            players.append({
-                "seat": seat_name(i),
-                "hand": format_tiles(p.hand) if own else None,
-                "hand_count": len(p.hand),
-                "drawn": tile_str(p.drawn) if own and p.drawn is not None else None,
-                "melds": [m.to_json() if own else m.public_json() for m in p.melds],
-                "discards": format_tiles(p.discards),
-                "claimed_discards": list(p.claimed_discards),
-                "flowers": format_tiles(p.flowers),
-                "flags": self.variant.public_flags(p.flags),
-            })
+            players.append(
+                {
+                    "seat": seat_name(i),
+                    "hand": format_tiles(p.hand) if own else None,
+                    "hand_count": len(p.hand),
+                    "drawn": tile_str(p.drawn) if own and p.drawn is not None else None,
+                    "melds": [m.to_json() if own else m.public_json() for m in p.melds],
+                    "discards": format_tiles(p.discards),
+                    "claimed_discards": list(p.claimed_discards),
+                    "flowers": format_tiles(p.flowers),
+                    "flags": self.variant.public_flags(p.flags),
+                }
+            )
         window = None
         if self.window is not None:
             window = {

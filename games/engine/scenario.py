@@ -27,8 +27,20 @@ from games.engine.tiles import TileNotationError, parse_tile, parse_tiles
 from games.engine.variants import get_variant
 from games.engine.variants.base import ScenarioError
 
-TOP_KEYS = {"variant", "options", "context", "hands", "flipped", "wall", "tail", "actions", "then", "expect",
-            "name", "description"}
+TOP_KEYS = {
+    "variant",
+    "options",
+    "context",
+    "hands",
+    "flipped",
+    "wall",
+    "tail",
+    "actions",
+    "then",
+    "expect",
+    "name",
+    "description",
+}
 DRAW = "draw"
 AUTOPLAY_LIMIT = 2000  # actions; a hand cannot last longer than this
 
@@ -103,7 +115,7 @@ def run(sc: Mapping[str, Any]) -> dict[str, Any]:
     actions = [parse_action(a, i) for i, a in enumerate(raw_actions)]
     then = sc.get("then", "stop")
     if then not in ("stop", "autoplay"):
-        raise MalformedScenario("'then' must be \"stop\" or \"autoplay\"")
+        raise MalformedScenario('\'then\' must be "stop" or "autoplay"')
     for i, act in enumerate(actions):
         try:
             play_one(hand, act)

@@ -10,8 +10,14 @@ from games.engine.hand import Hand
 from games.engine.tiles import NUM_KINDS, format_tiles, parse_tiles
 
 
-def fill_hands(given: dict[str, str], avoid: str = "", flipped: str | None = None, wall: str = "",
-               tail: str = "", dealer_size: int = 14) -> dict[str, str]:
+def fill_hands(
+    given: dict[str, str],
+    avoid: str = "",
+    flipped: str | None = None,
+    wall: str = "",
+    tail: str = "",
+    dealer_size: int = 14,
+) -> dict[str, str]:
     """Complete ``given`` hands with harmless ones: distinct kinds only (so no pung or kong
     is possible), avoiding the kinds in ``avoid`` and their suit neighbours (so no chow)."""
     used = Counter(t for h in given.values() for t in parse_tiles(h))

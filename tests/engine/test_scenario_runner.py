@@ -15,15 +15,17 @@ from tests.engine.rig import act, fill_hands
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "scenarios"
-GOLDEN = sorted({p.name: p for p in [*(ROOT / "tests/engine/scenarios").glob("*.json"),
-                                     *SHARED.glob("*.json")]}.values())
+GOLDEN = sorted(
+    {p.name: p for p in [*(ROOT / "tests/engine/scenarios").glob("*.json"), *SHARED.glob("*.json")]}.values()
+)
 KNOWN = {v.key for v in all_variants()}
 KEYS = {"status", "winner", "from", "self_drawn", "deltas", "wall_left", "breakdown", "error"}
 
 
 def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "games.engine.scenario", str(path)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine.scenario", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
 
 
 def matches(want: Any, got: Any) -> bool:
@@ -54,7 +56,11 @@ def write(tmp_path: Path, sc: Any) -> Path:
     return p
 
 
-BASE = {"variant": "zhejiang_caishen", "flipped": "1p", "hands": fill_hands({"E": "1m 3m 5m 7m 9m 2p 4p 6p 8p 1s 3s E S P"}, flipped="1p")}
+BASE = {
+    "variant": "zhejiang_caishen",
+    "flipped": "1p",
+    "hands": fill_hands({"E": "1m 3m 5m 7m 9m 2p 4p 6p 8p 1s 3s E S P"}, flipped="1p"),
+}
 
 
 @pytest.mark.parametrize(
@@ -82,8 +88,11 @@ def test_malformed_scenario_exits_2_with_one_line(tmp_path: Path, scenario: Any,
 
 def test_illegal_action_reports_index_and_reason(tmp_path: Path) -> None:
     hands = fill_hands({"E": "123m 456m 789p 234s 5s F"}, flipped="1p")
-    sc = {**BASE, "hands": hands, "actions": [act("E", "discard", "F"), act("E", "discard", "5s"),
-                                               act("S", "discard", "1m")]}
+    sc = {
+        **BASE,
+        "hands": hands,
+        "actions": [act("E", "discard", "F"), act("E", "discard", "5s"), act("S", "discard", "1m")],
+    }
     proc = run_cli(write(tmp_path, sc))
     assert proc.returncode == 0
     got = json.loads(proc.stdout)
@@ -103,8 +112,9 @@ def test_in_progress_keeps_every_key(tmp_path: Path) -> None:
 
 def test_pass_from_a_seat_with_nothing_changes_nothing(tmp_path: Path) -> None:
     plain = json.loads(run_cli(write(tmp_path, {**BASE, "actions": [act("E", "discard", "P")]})).stdout)
-    passed = json.loads(run_cli(write(tmp_path, {**BASE, "actions": [act("E", "discard", "P"),
-                                                                     act("N", "pass")]})).stdout)
+    passed = json.loads(
+        run_cli(write(tmp_path, {**BASE, "actions": [act("E", "discard", "P"), act("N", "pass")]})).stdout
+    )
     assert passed == plain
 
 

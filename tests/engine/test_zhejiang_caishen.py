@@ -19,8 +19,21 @@ V = "zhejiang_caishen"
 # -- D0.4 examples 1-2: the indicator -> wild mapping -------------------------------------------
 @pytest.mark.parametrize(
     ("indicator", "wild"),
-    [("5m", "5p"), ("5s", "5m"), ("5p", "5s"), ("9s", "9m"), ("1p", "1s"),
-     ("E", "S"), ("N", "E"), ("C", "F"), ("F", "P"), ("P", "C"), ("S", "W"), ("W", "N"), ("1m", "1p")],
+    [
+        ("5m", "5p"),
+        ("5s", "5m"),
+        ("5p", "5s"),
+        ("9s", "9m"),
+        ("1p", "1s"),
+        ("E", "S"),
+        ("N", "E"),
+        ("C", "F"),
+        ("F", "P"),
+        ("P", "C"),
+        ("S", "W"),
+        ("W", "N"),
+        ("1m", "1p"),
+    ],
 )
 def test_wild_is_same_rank_of_next_suit(indicator: str, wild: str) -> None:
     assert tile_str(wild_from_indicator(parse_tile(indicator))) == wild
@@ -53,8 +66,12 @@ def test_dice_choose_wall_and_stack() -> None:
 # -- example 5: a lone wild accepts any tile -----------------------------------------------------
 @pytest.mark.parametrize("draw", ["N", "5m"])
 def test_lone_wild_completes_with_any_tile(draw: str) -> None:
-    hands = fill_hands({"E": "1s 2s 3s 5s 7s 8s 9s 5m 6m 7m 8m 9m 2p F", "S": "123m 456s 789p EEE 4p"},
-                       avoid="F", flipped="4m", wall=draw)
+    hands = fill_hands(
+        {"E": "1s 2s 3s 5s 7s 8s 9s 5m 6m 7m 8m 9m 2p F", "S": "123m 456s 789p EEE 4p"},
+        avoid="F",
+        flipped="4m",
+        wall=draw,
+    )
     out = run(V, hands, [act("E", "discard", "F"), act("S", "draw"), act("S", "win")], flipped="4m", wall=draw)
     assert out["status"] == "win" and out["winner"] == "S" and out["self_drawn"] is True
     names = [b["name"] for b in out["breakdown"]]
@@ -65,8 +82,12 @@ def test_lone_wild_completes_with_any_tile(draw: str) -> None:
 
 # -- example 6: no wild, no win ------------------------------------------------------------------
 def test_no_win_without_shape() -> None:
-    hands = fill_hands({"E": "1s 1s 2s 3s 5s 6s 7s 8s 9s 6m 7m 8m 9m F", "S": "123m 456s 789p EEE N"},
-                       avoid="F", flipped="5m", wall="2s")
+    hands = fill_hands(
+        {"E": "1s 1s 2s 3s 5s 6s 7s 8s 9s 6m 7m 8m 9m F", "S": "123m 456s 789p EEE N"},
+        avoid="F",
+        flipped="5m",
+        wall="2s",
+    )
     out = run(V, hands, [act("E", "discard", "F"), act("S", "draw"), act("S", "win")], flipped="5m", wall="2s")
     assert out["status"] == "illegal"
     assert out["error"]["index"] == 2
@@ -75,8 +96,9 @@ def test_no_win_without_shape() -> None:
 
 # -- example 7: the wild as itself (财神归位) -----------------------------------------------------
 def test_wild_may_stand_for_itself() -> None:
-    hands = fill_hands({"E": "1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 9m E E C", "S": "456p 123m 789s WWW C"},
-                       avoid="C", flipped="5m")
+    hands = fill_hands(
+        {"E": "1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 9m E E C", "S": "456p 123m 789s WWW C"}, avoid="C", flipped="5m"
+    )
     out = run(V, hands, [act("E", "discard", "C"), act("S", "win")], flipped="5m")
     assert (out["status"], out["winner"], out["from"]) == ("win", "S", "E")
     assert out["deltas"] == {"E": -1, "S": 1, "W": 0, "N": 0}
@@ -84,8 +106,11 @@ def test_wild_may_stand_for_itself() -> None:
 
 # -- example 8: no chow with the wild ------------------------------------------------------------
 def test_wild_in_hand_cannot_chow() -> None:
-    hands = fill_hands({"E": "1p 9p 9s E S W N C F P 9m 9m 4s 6s", "S": "2p 3p 5m 6m 7m 1s 2s 3s 4s 5s 6s 7s 8s"},
-                       avoid="1p", flipped="2m")
+    hands = fill_hands(
+        {"E": "1p 9p 9s E S W N C F P 9m 9m 4s 6s", "S": "2p 3p 5m 6m 7m 1s 2s 3s 4s 5s 6s 7s 8s"},
+        avoid="1p",
+        flipped="2m",
+    )
     hand = hand_after(V, hands, [act("E", "discard", "1p")], flipped="2m")
     assert all(a.kind != CHOW for a in hand.legal_actions(1))
     out = run(V, hands, [act("E", "discard", "1p"), act("S", "chow", tiles="123p")], flipped="2m")
@@ -95,8 +120,9 @@ def test_wild_in_hand_cannot_chow() -> None:
 
 # -- example 9: no pung with the wild ------------------------------------------------------------
 def test_wild_cannot_complete_a_pung() -> None:
-    hands = fill_hands({"E": "3m 9p 9s E S W N C F P 9m 9m 4s 6s", "S": "3m 5p 1s 1s 9s 8s E S S W W N N"},
-                       avoid="3m", flipped="5m")
+    hands = fill_hands(
+        {"E": "3m 9p 9s E S W N C F P 9m 9m 4s 6s", "S": "3m 5p 1s 1s 9s 8s E S S W W N N"}, avoid="3m", flipped="5m"
+    )
     hand = hand_after(V, hands, [act("E", "discard", "3m")], flipped="5m")
     assert all(a.kind != PUNG for a in hand.legal_actions(1))
     out = run(V, hands, [act("E", "discard", "3m"), act("S", "pung")], flipped="5m")
@@ -109,9 +135,14 @@ XIANG_E = "5p 1s 2s 3s 4s 5s 6s 7s 8s 1p 2p 3p 7p S"
 
 def _xianggong_actions(chow: str, claimed: str) -> list[dict[str, object]]:
     return [
-        act("E", "discard", claimed), act("S", "chow", tiles=chow), act("S", "discard", "E"),
-        act("W", "discard", "C"), act("N", "discard", "C"), act("E", "discard", "C"),
-        act("S", "draw"), act("S", "win"),
+        act("E", "discard", claimed),
+        act("S", "chow", tiles=chow),
+        act("S", "discard", "E"),
+        act("W", "discard", "C"),
+        act("N", "discard", "C"),
+        act("E", "discard", "C"),
+        act("S", "draw"),
+        act("S", "win"),
     ]
 
 
@@ -139,8 +170,11 @@ def test_chowing_another_tile_is_not_xianggong() -> None:
 
 
 # -- example 11: 截和 -----------------------------------------------------------------------------
-JIEHU = {"E": "1s 2s 6s 7s 3m 4m 5m 6m 7m 8m 1p 2p 3p F", "W": "123m 456m 789m 1s 2s P P",
-         "N": "123p 456p 789p 4s 5s E E"}
+JIEHU = {
+    "E": "1s 2s 6s 7s 3m 4m 5m 6m 7m 8m 1p 2p 3p F",
+    "W": "123m 456m 789m 1s 2s P P",
+    "N": "123p 456p 789p 4s 5s E E",
+}
 
 
 @pytest.mark.parametrize("order", [("W", "N"), ("N", "W")])
@@ -153,10 +187,21 @@ def test_head_bump_nearest_winner_takes_it(order: tuple[str, str]) -> None:
 
 
 # -- examples 12-13: 拉杠和 and the concealed kong --------------------------------------------------
-ROB = {"E": "7m 1s 2s 3s 4s 5s 6s 1m 2m 3m 4m 5m 6m P", "S": "7m 7m 2p 3p 4p 5p 6p 7p 8p 9p 1p C C",
-       "W": "123p 456p 789p 8m 9m S S"}
-ROB_ACTIONS = [act("E", "discard", "7m"), act("S", "pung"), act("S", "discard", "C"), act("W", "discard", "E"),
-               act("N", "discard", "E"), act("E", "discard", "E"), act("S", "draw"), act("S", "kong", "7m")]
+ROB = {
+    "E": "7m 1s 2s 3s 4s 5s 6s 1m 2m 3m 4m 5m 6m P",
+    "S": "7m 7m 2p 3p 4p 5p 6p 7p 8p 9p 1p C C",
+    "W": "123p 456p 789p 8m 9m S S",
+}
+ROB_ACTIONS = [
+    act("E", "discard", "7m"),
+    act("S", "pung"),
+    act("S", "discard", "C"),
+    act("W", "discard", "E"),
+    act("N", "discard", "E"),
+    act("E", "discard", "E"),
+    act("S", "draw"),
+    act("S", "kong", "7m"),
+]
 
 
 def _rob_hands() -> dict[str, str]:
@@ -188,20 +233,32 @@ def test_passed_rob_lets_the_kong_stand_with_a_tail_draw() -> None:
 
 
 def test_concealed_kong_cannot_be_robbed() -> None:
-    given = {"E": "1s 2s 3s 4s 5s 6s 1m 2m 3m 4m 5m 6m P F", "S": "9m 9m 9m 2p 3p 4p 5p 6p 7p 8p 1p C C",
-             "W": "123p 456p 789p 7m 8m S S"}
+    given = {
+        "E": "1s 2s 3s 4s 5s 6s 1m 2m 3m 4m 5m 6m P F",
+        "S": "9m 9m 9m 2p 3p 4p 5p 6p 7p 8p 1p C C",
+        "W": "123p 456p 789p 7m 8m S S",
+    }
     hands = fill_hands(given, avoid="9m F", flipped="9p", wall="9m")
     hand = hand_after(V, hands, [act("E", "discard", "F"), act("S", "draw")], flipped="9p", wall="9m")
     assert any(a.kind == "kong" and a.tile == parse_tile("9m") for a in hand.legal_actions(1))
-    out = run(V, hands, [act("E", "discard", "F"), act("S", "draw"), act("S", "kong", "9m"), act("W", "win")],
-              flipped="9p", wall="9m")
+    out = run(
+        V,
+        hands,
+        [act("E", "discard", "F"), act("S", "draw"), act("S", "kong", "9m"), act("W", "win")],
+        flipped="9p",
+        wall="9m",
+    )
     assert out["status"] == "illegal" and out["error"]["index"] == 3
 
 
 # -- example 14: 四财神 ----------------------------------------------------------------------------
 def test_four_wilds_win_with_any_other_tiles() -> None:
-    hands = fill_hands({"E": "1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 4m E E F", "S": "5p 5p 5p 1m 3m 5m 7m 9m 1s 4s 7s E W"},
-                       avoid="F", flipped="5m", wall="5p")
+    hands = fill_hands(
+        {"E": "1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 4m E E F", "S": "5p 5p 5p 1m 3m 5m 7m 9m 1s 4s 7s E W"},
+        avoid="F",
+        flipped="5m",
+        wall="5p",
+    )
     out = run(V, hands, [act("E", "discard", "F"), act("S", "draw"), act("S", "win")], flipped="5m", wall="5p")
     assert out["status"] == "win" and out["self_drawn"] is True
     names = [b["name"] for b in out["breakdown"]]
@@ -211,8 +268,11 @@ def test_four_wilds_win_with_any_other_tiles() -> None:
 
 def test_four_wilds_on_a_discard_is_no_win() -> None:
     # Three wilds plus a discarded fourth: 四财神 is a self-draw rule, and a discarded wild is not won on.
-    hands = fill_hands({"E": "5p 1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 4m E F", "S": "5p 5p 5p 1m 3m 5m 7m 9m 1s 4s 7s E W"},
-                       avoid="5p", flipped="5m")
+    hands = fill_hands(
+        {"E": "5p 1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 4m E F", "S": "5p 5p 5p 1m 3m 5m 7m 9m 1s 4s 7s E W"},
+        avoid="5p",
+        flipped="5m",
+    )
     out = run(V, hands, [act("E", "discard", "5p"), act("S", "win")], flipped="5m")
     assert out["status"] == "illegal"
 
@@ -228,10 +288,20 @@ def test_heavenly_hand() -> None:
 
 def test_no_earthly_hand_after_a_claim() -> None:
     # E discards, N pungs it, then S's first draw completes S: an ordinary 自摸.
-    given = {"E": "F 1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 4m S S", "S": "123m 456s 789p EEE 4p", "N": "F F 1m 2m 3m 5m 6m 7m 8m 9m 9s 9s 9s"}
+    given = {
+        "E": "F 1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 4m S S",
+        "S": "123m 456s 789p EEE 4p",
+        "N": "F F 1m 2m 3m 5m 6m 7m 8m 9m 9s 9s 9s",
+    }
     hands = fill_hands(given, flipped="4m", wall="N 1m")
-    actions = [act("E", "discard", "F"), act("N", "pung"), act("N", "discard", "1m"), act("E", "discard", "N"),
-               act("S", "draw"), act("S", "win")]
+    actions = [
+        act("E", "discard", "F"),
+        act("N", "pung"),
+        act("N", "discard", "1m"),
+        act("E", "discard", "N"),
+        act("S", "draw"),
+        act("S", "win"),
+    ]
     out = run(V, hands, actions, flipped="4m", wall="N 1m")
     assert out["status"] == "win", out
     assert "earth" not in [b["name"] for b in out["breakdown"]]
@@ -271,16 +341,23 @@ def test_discarded_wild_not_won_on_unless_option() -> None:
     hands = fill_hands(given, avoid="5p", flipped="5m")
     out = run(V, hands, [act("E", "discard", "5p"), act("S", "win")], flipped="5m")
     assert out["status"] == "illegal" and "discarded 财神" in out["error"]["reason"]
-    out = run(V, hands, [act("E", "discard", "5p"), act("S", "win")], flipped="5m",
-              options={"ron_on_discarded_wild": True})
+    out = run(
+        V, hands, [act("E", "discard", "5p"), act("S", "win")], flipped="5m", options={"ron_on_discarded_wild": True}
+    )
     assert out["status"] == "win" and out["deltas"]["E"] == -1
 
 
 def test_kong_bloom_doubles() -> None:
     given = {"E": "1s 2s 3s 5s 6s 1p 2p 3p 7m 8m 4m E E F", "S": "9m 9m 9m 123m 456s 789p N"}
     hands = fill_hands(given, avoid="F 9m", flipped="C", wall="9m", tail="N")
-    out = run(V, hands, [act("E", "discard", "F"), act("S", "draw"), act("S", "kong", "9m"), act("S", "win")],
-              flipped="C", wall="9m", tail="N")
+    out = run(
+        V,
+        hands,
+        [act("E", "discard", "F"), act("S", "draw"), act("S", "kong", "9m"), act("S", "win")],
+        flipped="C",
+        wall="9m",
+        tail="N",
+    )
     assert out["status"] == "win"
     names = [b["name"] for b in out["breakdown"]]
     assert "kong_bloom" in names

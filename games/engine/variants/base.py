@@ -81,8 +81,9 @@ class Variant:
         for seat, count in self.deal_order():
             for _ in range(count):
                 players[seat].hand.append(wall.draw_head())
-        hand = Hand(self, opts, ctx, wall, players, extra={"dice": list(dice)}, seed=seed,
-                    seed_hash=seed_commitment(seed))
+        hand = Hand(
+            self, opts, ctx, wall, players, extra={"dice": list(dice)}, seed=seed, seed_hash=seed_commitment(seed)
+        )
         self.after_deal(hand)
         return hand
 
@@ -133,8 +134,9 @@ class Variant:
         self.after_rig(hand, flipped)
         return hand
 
-    def rig_wall(self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile],
-                 filler: Sequence[Tile]) -> Wall:
+    def rig_wall(
+        self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile], filler: Sequence[Tile]
+    ) -> Wall:
         if flipped is not None:
             raise ScenarioError(f"{self.key} has no flipped tile")
         return rigged_wall(total, head, tail, filler)

@@ -54,18 +54,38 @@ class ZhejiangCaishen(Variant):
     source = "000_469410a6f657b378.zh.txt"
     spec_section = "D0"
     hand_size = 13
-    options_schema = OptionsSchema((
-        Option("multiplier_kong_bloom", int, 2, "杠开 multiplier", minimum=1, maximum=100, house=True),
-        Option("multiplier_four_wilds", int, 2, "四财神 multiplier", minimum=1, maximum=100, house=True),
-        Option("multiplier_heaven", int, 4, "天和 multiplier", minimum=1, maximum=100, house=True),
-        Option("multiplier_earth", int, 4, "地和 multiplier", minimum=1, maximum=100, house=True),
-        Option("robbing_kong_multiplier", int, 12, "拉杠和: × the discard-win value, paid by the kong declarer",
-               minimum=1, maximum=100),
-        Option("ron_on_discarded_wild", bool, False, "a discarded 财神 may be won on", house=True,
-               help="SPEC D0.3.3 decides no; the text is silent."),
-        Option("added_kong_just_drawn_only", bool, False, "上杠 only with the tile just drawn", house=True,
-               help="SPEC D0.3.7: by default the 4th tile may have been drawn earlier."),
-    ))
+    options_schema = OptionsSchema(
+        (
+            Option("multiplier_kong_bloom", int, 2, "杠开 multiplier", minimum=1, maximum=100, house=True),
+            Option("multiplier_four_wilds", int, 2, "四财神 multiplier", minimum=1, maximum=100, house=True),
+            Option("multiplier_heaven", int, 4, "天和 multiplier", minimum=1, maximum=100, house=True),
+            Option("multiplier_earth", int, 4, "地和 multiplier", minimum=1, maximum=100, house=True),
+            Option(
+                "robbing_kong_multiplier",
+                int,
+                12,
+                "拉杠和: × the discard-win value, paid by the kong declarer",
+                minimum=1,
+                maximum=100,
+            ),
+            Option(
+                "ron_on_discarded_wild",
+                bool,
+                False,
+                "a discarded 财神 may be won on",
+                house=True,
+                help="SPEC D0.3.3 decides no; the text is silent.",
+            ),
+            Option(
+                "added_kong_just_drawn_only",
+                bool,
+                False,
+                "上杠 only with the tile just drawn",
+                house=True,
+                help="SPEC D0.3.7: by default the 4th tile may have been drawn earlier.",
+            ),
+        )
+    )
 
     # ------------------------------------------------------------------ set-up
     def after_deal(self, hand: Hand) -> None:
@@ -78,8 +98,9 @@ class ZhejiangCaishen(Variant):
         wall.face_up.add(pos)
         self._set_wild(hand, wall.tiles[pos])
 
-    def rig_wall(self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile],
-                 filler: Sequence[Tile]) -> Wall:
+    def rig_wall(
+        self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile], filler: Sequence[Tile]
+    ) -> Wall:
         if flipped is None:
             raise ScenarioError("zhejiang_caishen needs 'flipped': the 财神前导牌")
         wall = rigged_wall(total, head, tail, filler, fixed={0: flipped})
@@ -185,10 +206,20 @@ class ZhejiangCaishen(Variant):
             deltas[ctx.from_seat] -= v
             deltas[winner] += v
             detail = f"{seat_name(ctx.from_seat)} pays {opts['robbing_kong_multiplier']} × {base} (承包)"
-        items.append(BreakdownItem("hand_value", "和牌", m, detail,
-                                   payments={seat_name(i): d for i, d in enumerate(deltas) if d}))
-        return Result(status="win", winner=winner, from_seat=ctx.from_seat, self_drawn=ctx.source == "self_draw",
-                      deltas=deltas, breakdown=items, win_kind=verdict.patterns[0])
+        items.append(
+            BreakdownItem(
+                "hand_value", "和牌", m, detail, payments={seat_name(i): d for i, d in enumerate(deltas) if d}
+            )
+        )
+        return Result(
+            status="win",
+            winner=winner,
+            from_seat=ctx.from_seat,
+            self_drawn=ctx.source == "self_draw",
+            deltas=deltas,
+            breakdown=items,
+            win_kind=verdict.patterns[0],
+        )
 
     def next_dealer_offset(self, result: Result) -> int:
         # The winner deals next; nobody wins: the dealer stays.
