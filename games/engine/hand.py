@@ -18,7 +18,6 @@ fast path used for replays of already-validated histories.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -96,7 +95,7 @@ class WinContext:
     source: str  # "self_draw" | "discard" | "robbing_kong"
     from_seat: int | None  # the discarder / the robbed player
     turn_kind: str  # BY_DEAL, BY_DRAW, BY_REPLACEMENT (for self-draws)
-    concealed: list[Tile]  # the winner's concealed tiles, win tile included
+    counts: list[int]  # the winner's concealed tiles as a count vector, win tile included
     melds: list[Meld]
 
 
@@ -170,11 +169,13 @@ class Hand:
         acts: list[Action] = []
         if self._self_win_refusal(seat) is None:
             acts.append(Action(seat, WIN))
-        for t in sorted(set(p.hand)):
-            a = Action(seat, KONG, tile=t)
-            if self._own_kong_refusal(a) is None:
-                acts.append(a)
-        for t in sorted(set(p.hand)):
+        held = [t for t, n in enumerate(p.counts) if n]
+        for t in held:
+            if p.counts[t] == 4 or any(m.kind == MELD_PUNG and m.tiles[0] == t for m in p.melds):
+                a = Action(seat, KONG, tile=t)
+                if self._own_kong_refusal(a) is None:
+                    acts.append(a)
+        for t in held:
             if self.variant.discard_refusal(self, seat, t) is None:
                 acts.append(Action(seat, DISCARD, tile=t))
         acts.extend(self.variant.extra_own_turn_actions(self, seat))
@@ -204,7 +205,7 @@ class Hand:
     def _discard_refusal(self, action: Action) -> str | None:
         if action.tile is None:
             return "a discard needs a tile"
-        if action.tile not in self.players[action.seat].hand:
+        if not self.players[action.seat].counts[action.tile]:
             return f"{tile_str(action.tile)} is not in your hand"
         return self.variant.discard_refusal(self, action.seat, action.tile)
 
@@ -213,16 +214,18 @@ class Hand:
         if t is None:
             return "a kong needs a tile"
         p = self.players[seat]
+        held = p.counts[t]
+        if held == 4:
+            kind = KONG_CONCEALED
+        elif held >= 1 and any(m.kind == MELD_PUNG and m.tiles[0] == t for m in p.melds):
+            kind = KONG_ADDED
+        else:
+            return f"you hold no kong of {tile_str(t)} (need four in hand, or one added to your pung)"
         if self.turn_kind == BY_CLAIM and not self.variant.kong_after_claim:
             return "after a chow or pung you must discard"
         if self.wall.remaining() == 0:
             return "no tile is left for the replacement draw"
-        held = p.hand.count(t)
-        if held == 4:
-            return self.variant.kong_refusal(self, seat, t, KONG_CONCEALED)
-        if held >= 1 and any(m.kind == MELD_PUNG and m.tiles[0] == t for m in p.melds):
-            return self.variant.kong_refusal(self, seat, t, KONG_ADDED)
-        return f"you hold no kong of {tile_str(t)} (need four in hand, or one added to your pung)"
+        return self.variant.kong_refusal(self, seat, t, kind)
 
     def _self_win_refusal(self, seat: int) -> str | None:
         if seat != self.turn or self.phase != PLAY:
@@ -241,7 +244,7 @@ class Hand:
             source="self_draw",
             from_seat=None,
             turn_kind=self.turn_kind,
-            concealed=list(p.hand),
+            counts=list(p.counts),
             melds=list(p.melds),
         )
 
@@ -285,60 +288,70 @@ class Hand:
                 return "a chow is three consecutive tiles of one suit (9 and 1 do not connect)"
             rest = list(s)
             rest.remove(t)
-            if not _holds(p.hand, rest):
+            if not (p.counts[rest[0]] and p.counts[rest[1]]):
                 return f"you need {format_tiles(rest)} in hand to chow {tile_str(t)}"
             return self.variant.chow_refusal(self, seat, t, rest)
         if action.kind == PUNG:
-            if p.hand.count(t) < 2:
+            if p.counts[t] < 2:
                 return f"a pung needs two {tile_str(t)} in hand"
             return self.variant.pung_refusal(self, seat, t)
         if action.kind == KONG:
             if action.tile is not None and action.tile != t:
                 return f"the kong must be of the discarded {tile_str(t)}"
-            if p.hand.count(t) < 3:
+            if p.counts[t] < 3:
                 return f"an exposed kong needs three {tile_str(t)} in hand"
             if self.wall.remaining() == 0:
                 return "no tile is left for the replacement draw"
             return self.variant.kong_refusal(self, seat, t, KONG_EXPOSED)
         if action.kind == WIN:
-            verdict = self.variant.evaluate_win(self, self._claim_win_context(seat, w))
+            verdict = self.variant.evaluate_win(self, self._claim_win_context(seat, w.kind, w.seat, w.tile))
             return verdict if isinstance(verdict, str) else None
         return None
 
-    def _claim_win_context(self, seat: int, w: ClaimWindow) -> WinContext:
+    def _claim_win_context(self, seat: int, kind: str, from_seat: int, tile: Tile) -> WinContext:
         p = self.players[seat]
+        counts = list(p.counts)
+        counts[tile] += 1
         return WinContext(
             seat=seat,
-            tile=w.tile,
-            source="discard" if w.kind == ON_DISCARD else "robbing_kong",
-            from_seat=w.seat,
+            tile=tile,
+            source="discard" if kind == ON_DISCARD else "robbing_kong",
+            from_seat=from_seat,
             turn_kind=BY_CLAIM,
-            concealed=[*p.hand, w.tile],
+            counts=counts,
             melds=list(p.melds),
         )
 
     def _claim_options(self, kind: str, seat: int, tile: Tile) -> dict[int, list[Action]]:
-        """Every seat's possible claims on ``tile`` (seats with none are left out)."""
-        self.window = ClaimWindow(kind=kind, seat=seat, tile=tile, options={})
+        """Every seat's possible claims on ``tile`` (seats with none are left out).
+
+        This runs on every discard, so it checks counts directly instead of
+        going through :meth:`_claim_reason`; the two must agree (a test checks).
+        """
+        variant = self.variant
         out: dict[int, list[Action]] = {}
         for step in (1, 2, 3):
-            s = next_seat(seat, step)
-            hand = self.players[s].hand
-            candidates = [Action(s, WIN)]
+            s = (seat + step) % 4
+            counts = self.players[s].counts
+            acts: list[Action] = []
+            verdict = variant.evaluate_win(self, self._claim_win_context(s, kind, seat, tile))
+            if not isinstance(verdict, str):
+                acts.append(Action(s, WIN))
             if kind == ON_DISCARD:
-                candidates.append(Action(s, KONG, tile=tile))
-                candidates.append(Action(s, PUNG))
-                if step == 1 and is_suited(tile):
+                held = counts[tile]
+                if held >= 3 and self.wall.remaining() and variant.kong_refusal(self, s, tile, KONG_EXPOSED) is None:
+                    acts.append(Action(s, KONG, tile=tile))
+                if held >= 2 and variant.pung_refusal(self, s, tile) is None:
+                    acts.append(Action(s, PUNG))
+                if step == 1 and tile < 27:
                     for lo in (tile - 2, tile - 1, tile):
-                        meld = (lo, lo + 1, lo + 2)
-                        if lo >= 0 and lo // 9 == (lo + 2) // 9 == tile // 9:
-                            rest = [x for x in meld if x != tile]
-                            if _holds(hand, rest):
-                                candidates.append(Action(s, CHOW, tiles=meld))
-            acts = [a for a in candidates if self._claim_reason(a) is None]
+                        if lo < 0 or lo // 9 != tile // 9 or (lo + 2) // 9 != tile // 9:
+                            continue
+                        rest = [x for x in (lo, lo + 1, lo + 2) if x != tile]
+                        if counts[rest[0]] and counts[rest[1]] and variant.chow_refusal(self, s, tile, rest) is None:
+                            acts.append(Action(s, CHOW, tiles=(lo, lo + 1, lo + 2)))
             if acts or self.open_empty_windows:
                 out[s] = acts
-        self.window = None
         return out
 
     # ------------------------------------------------------------------- effect
@@ -376,7 +389,7 @@ class Hand:
 
     def _discard(self, seat: int, tile: Tile, events: list[Event]) -> None:
         p = self.players[seat]
-        _remove_last(p.hand, tile)
+        p.remove(tile)
         p.discards.append(tile)
         p.drawn = None
         events.append(Event("discard", seat, {"tile": tile_str(tile)}))
@@ -404,7 +417,7 @@ class Hand:
             self._after_window_passed(w.kind, w.seat, w.tile, events)
             return
         if chosen.kind == WIN:
-            self._finish_win(self._claim_win_context(chosen.seat, w), events)
+            self._finish_win(self._claim_win_context(chosen.seat, w.kind, w.seat, w.tile), events)
             return
         self._take_discard(w, chosen, events)
 
@@ -425,15 +438,15 @@ class Hand:
             rest = list(action.tiles)
             rest.remove(t)
             for x in rest:
-                _remove_last(p.hand, x)
+                p.remove(x)
             meld = Meld(MELD_CHOW, tuple(sorted(action.tiles)), claimed=t, from_seat=w.seat)
         elif action.kind == PUNG:
             for _ in range(2):
-                _remove_last(p.hand, t)
+                p.remove(t)
             meld = Meld(MELD_PUNG, (t, t, t), claimed=t, from_seat=w.seat)
         else:
             for _ in range(3):
-                _remove_last(p.hand, t)
+                p.remove(t)
             meld = Meld(KONG_EXPOSED, (t, t, t, t), claimed=t, from_seat=w.seat)
         p.melds.append(meld)
         self.turn = seat
@@ -450,9 +463,9 @@ class Hand:
     def _own_kong(self, seat: int, tile: Tile, events: list[Event]) -> None:
         p = self.players[seat]
         p.drawn = None
-        if p.hand.count(tile) == 4:
+        if p.counts[tile] == 4:
             for _ in range(4):
-                _remove_last(p.hand, tile)
+                p.remove(tile)
             meld = Meld(KONG_CONCEALED, (tile,) * 4)
             p.melds.append(meld)
             self.claims_made = True
@@ -462,7 +475,7 @@ class Hand:
             self._replacement_draw(seat, events)
             return
         # Added kong: others may rob it before it stands.
-        _remove_last(p.hand, tile)
+        p.remove(tile)
         self.claims_made = True
         events.append(Event("add_kong", seat, {"tile": tile_str(tile)}))
         if self.variant.added_kong_robbable:
@@ -501,7 +514,7 @@ class Hand:
 
     def _give(self, seat: int, tile: Tile, kind: str, events: list[Event]) -> None:
         p = self.players[seat]
-        p.hand.append(tile)
+        p.add(tile)
         p.drawn = tile
         p.draws += 1
         self.turn_kind = kind
@@ -661,22 +674,6 @@ class Hand:
         h.result = Result.from_json(d["result"]) if d["result"] else None
         h.seq = d["seq"]
         return h
-
-
-def _holds(hand: list[Tile], tiles: Iterable[Tile]) -> bool:
-    need: dict[Tile, int] = {}
-    for t in tiles:
-        need[t] = need.get(t, 0) + 1
-    return all(hand.count(t) >= n for t, n in need.items())
-
-
-def _remove_last(hand: list[Tile], tile: Tile) -> None:
-    """Remove the rightmost copy of ``tile`` (so a just-drawn tile goes first)."""
-    for i in range(len(hand) - 1, -1, -1):
-        if hand[i] == tile:
-            del hand[i]
-            return
-    raise ValueError(f"{tile_str(tile)} not in hand")
 
 
 __all__ = ["Hand", "ClaimWindow", "WinContext", "PLAY", "CLAIM", "ENDED", "SEATS", "next_seat"]

@@ -7,9 +7,9 @@ back, so a running hand can be stored as a snapshot and replayed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from games.engine.tiles import Tile, format_tiles, parse_tile, parse_tiles, tile_str
+from games.engine.tiles import NUM_ALL_KINDS, Tile, format_tiles, parse_tile, parse_tiles, tile_str, to_counts
 
 SEATS = "ESWN"  # within a hand seats are named by seat wind; E is the dealer
 
@@ -33,9 +33,12 @@ DISCARD, CHOW, PUNG, KONG, WIN, PASS = "discard", "chow", "pung", "kong", "win",
 CLAIM_KINDS = frozenset({CHOW, PUNG, KONG, WIN})
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A choice a player makes.  ``tile`` for discard/kong, ``tiles`` for a chow's meld."""
+class Action(NamedTuple):
+    """A choice a player makes.  ``tile`` for discard/kong, ``tiles`` for a chow's meld.
+
+    A NamedTuple rather than a dataclass: legal-action lists are built on every
+    turn, and tuples are several times cheaper to create and compare.
+    """
 
     seat: int
     kind: str
@@ -148,6 +151,25 @@ class Player:
     drawn: Tile | None = None  # the tile just drawn this turn, if any
     draws: int = 0  # how many draws (head or tail) this player has made
     flags: dict[str, Any] = field(default_factory=dict)  # variant state, e.g. {"xianggong": True}
+    # Count vector of ``hand`` kept in step by add/remove: win checks read it on every discard.
+    counts: list[int] = field(default_factory=lambda: [0] * NUM_ALL_KINDS)
+
+    def __post_init__(self) -> None:
+        self.counts = to_counts(self.hand, NUM_ALL_KINDS)
+
+    def add(self, tile: Tile) -> None:
+        self.hand.append(tile)
+        self.counts[tile] += 1
+
+    def remove(self, tile: Tile) -> None:
+        """Remove the rightmost copy of ``tile`` (so a just-drawn tile goes first)."""
+        hand = self.hand
+        for i in range(len(hand) - 1, -1, -1):
+            if hand[i] == tile:
+                del hand[i]
+                self.counts[tile] -= 1
+                return
+        raise ValueError(f"{tile_str(tile)} not in hand")
 
     def to_json(self) -> dict[str, Any]:
         return {

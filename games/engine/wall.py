@@ -85,6 +85,22 @@ class Wall:
     def __post_init__(self) -> None:
         if not self.taken:
             self.taken = [False] * len(self.tiles)
+        self.recount()
+
+    def recount(self) -> None:
+        """Recompute the cached counts (after the tiles or marks were set directly)."""
+        if len(self.taken) != len(self.tiles):
+            self.taken = [False] * len(self.tiles)
+        untaken = [p for p in range(len(self.tiles)) if not self.taken[p]]
+        self._remaining = sum(1 for p in untaken if p not in self.skip)
+        self._face_down = sum(1 for p in untaken if p not in self.face_up)
+
+    def mark_face_up(self, pos: int, drawable: bool) -> None:
+        """Turn the tile at ``pos`` face up; draws skip it unless ``drawable``."""
+        self.face_up.add(pos)
+        if not drawable:
+            self.skip.add(pos)
+        self.recount()
 
     # -- geometry -----------------------------------------------------------------
     def tail_position(self, k: int) -> int:
@@ -109,11 +125,18 @@ class Wall:
 
     def remaining(self) -> int:
         """Tiles still drawable (head or tail)."""
-        return sum(1 for p in range(len(self.tiles)) if self._available(p))
+        return self._remaining
 
     def face_down_left(self) -> int:
         """Face-down tiles still in the wall (live and dead): the scenario's ``wall_left``."""
-        return sum(1 for p in range(len(self.tiles)) if not self.taken[p] and p not in self.face_up)
+        return self._face_down
+
+    def _take(self, pos: int) -> Tile:
+        self.taken[pos] = True
+        self._remaining -= 1
+        if pos not in self.face_up:
+            self._face_down -= 1
+        return self.tiles[pos]
 
     def peek_head(self) -> Tile | None:
         pos = self.head
@@ -126,8 +149,7 @@ class Wall:
             self.head += 1
         if self.head >= len(self.tiles):
             raise WallExhausted("no tile left at the head")
-        self.taken[self.head] = True
-        return self.tiles[self.head]
+        return self._take(self.head)
 
     def draw_tail(self) -> Tile:
         n = len(self.tiles)
@@ -135,8 +157,7 @@ class Wall:
             pos = self.tail_position(self.tail_cursor)
             self.tail_cursor += 1
             if self._available(pos):
-                self.taken[pos] = True
-                return self.tiles[pos]
+                return self._take(pos)
         raise WallExhausted("no tile left at the tail")
 
     def face_up_tiles(self) -> list[Tile]:
@@ -204,9 +225,10 @@ def rigged_wall(
         pos += 1
     rest = iter(filler)
     for i, s in enumerate(slots):
-        slots[i] = next(rest) if s is None else s
+        slots[i] = next(rest, None) if s is None else s
     wall.tiles = [t for t in slots if t is not None]
     if len(wall.tiles) != total:
         raise ValueError("rigged wall: not enough filler tiles")
     wall.taken = [False] * total
+    wall.recount()
     return wall

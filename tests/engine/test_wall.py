@@ -45,7 +45,7 @@ def test_rigged_wall_places_head_tail_and_fixed_tiles() -> None:
     head, tail = parse_tiles("1m 2m 3m"), parse_tiles("9p 8p")
     filler = parse_tiles("E S W N C F")
     wall = rigged_wall(12, head, tail, filler, fixed={0: parse_tiles("5s")[0]})
-    wall.skip.add(0)
+    wall.mark_face_up(0, drawable=False)
     assert [wall.draw_head() for _ in range(3)] == head
     assert [wall.draw_tail() for _ in range(2)] == tail
     assert sorted(wall.tiles) == sorted(head + tail + filler + parse_tiles("5s"))

@@ -80,7 +80,7 @@ class Variant:
         players = [Player() for _ in range(4)]
         for seat, count in self.deal_order():
             for _ in range(count):
-                players[seat].hand.append(wall.draw_head())
+                players[seat].add(wall.draw_head())
         hand = Hand(
             self, opts, ctx, wall, players, extra={"dice": list(dice)}, seed=seed, seed_hash=seed_commitment(seed)
         )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
-from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str, to_counts
+from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
 from games.engine.variants import register
 from games.engine.variants.base import ScenarioError, Variant, WinVerdict
 from games.engine.wall import Wall, rigged_wall
@@ -94,8 +94,7 @@ class ZhejiangCaishen(Variant):
         pos = wall.head
         while wall.taken[pos]:
             pos += 1
-        wall.skip.add(pos)
-        wall.face_up.add(pos)
+        wall.mark_face_up(pos, drawable=False)
         self._set_wild(hand, wall.tiles[pos])
 
     def rig_wall(
@@ -104,8 +103,7 @@ class ZhejiangCaishen(Variant):
         if flipped is None:
             raise ScenarioError("zhejiang_caishen needs 'flipped': the 财神前导牌")
         wall = rigged_wall(total, head, tail, filler, fixed={0: flipped})
-        wall.skip.add(0)
-        wall.face_up.add(0)
+        wall.mark_face_up(0, drawable=False)
         return wall
 
     def after_rig(self, hand: Hand, flipped: Tile | None) -> None:
@@ -147,7 +145,7 @@ class ZhejiangCaishen(Variant):
         wild = self.wild_kinds(hand)
         if ctx.source != "self_draw" and ctx.tile in wild and not hand.options["ron_on_discarded_wild"]:
             return "a discarded 财神 cannot be won on"
-        counts = to_counts(ctx.concealed)
+        counts = ctx.counts[:NUM_KINDS]
         wilds = 0
         for w in wild:
             wilds += counts[w]
