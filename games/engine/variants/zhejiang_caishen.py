@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
+from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
 from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
 from games.engine.variants import register
@@ -183,32 +184,24 @@ class ZhejiangCaishen(Variant):
             value = opts[opt] if opt else 1
             items.append(BreakdownItem(p, label, value))
             m = max(m, value)  # the largest applicable multiplier counts; they do not multiply
-        deltas = [0, 0, 0, 0]
+        ledger = Ledger()
         winner = ctx.seat
         if ctx.source == "self_draw":
             v = base * m
-            for s in range(4):
-                if s != winner:
-                    deltas[s] -= v
-                    deltas[winner] += v
+            ledger.each_pays(others(winner), winner, v)
             detail = f"each other player pays {v}"
         elif ctx.source == "discard":
             assert ctx.from_seat is not None
             v = base * m
-            deltas[ctx.from_seat] -= v
-            deltas[winner] += v
+            ledger.pay(ctx.from_seat, winner, v)
             detail = f"{seat_name(ctx.from_seat)} pays {v}"
         else:  # 拉杠和: the kong declarer alone pays ×12 the plain discard-win value
             assert ctx.from_seat is not None
             v = base * opts["robbing_kong_multiplier"]
-            deltas[ctx.from_seat] -= v
-            deltas[winner] += v
+            ledger.pay(ctx.from_seat, winner, v)
             detail = f"{seat_name(ctx.from_seat)} pays {opts['robbing_kong_multiplier']} × {base} (承包)"
-        items.append(
-            BreakdownItem(
-                "hand_value", "和牌", m, detail, payments={seat_name(i): d for i, d in enumerate(deltas) if d}
-            )
-        )
+        items.append(BreakdownItem("hand_value", "和牌", m, detail, payments=ledger.named()))
+        deltas = ledger.deltas
         return Result(
             status="win",
             winner=winner,
