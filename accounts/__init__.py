@@ -1,0 +1,1 @@
+"""Users, profiles, wallets and their ledger, auth pages, the account API."""

@@ -1,0 +1,1 @@
+# Admin registrations for the account models arrive with the models themselves.

@@ -1,0 +1,1 @@
+"""Games: the pure rules engine (games.engine) and the live tables built on it."""

@@ -1,0 +1,27 @@
+"""ASGI entry point: `daphne mahjong_platform.asgi:application`.
+
+HTTP goes to Django; WebSocket connections are checked against ALLOWED_HOSTS (Origin header),
+get the session user from AuthMiddlewareStack, and are routed by URL.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_platform.settings")
+
+# Set up Django (app registry included) before importing anything that may touch models.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

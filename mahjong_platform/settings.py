@@ -1,0 +1,183 @@
+"""Django settings for Caishen, driven by environment variables.
+
+With no environment at all this gives the embedded mode (docs/operations.md): one daphne process,
+SQLite in WAL mode under var/, the in-memory channel layer.  The scaled mode changes only
+environment variables (DATABASE_URL, REDIS_URL, ...).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("CAISHEN_VAR_DIR", BASE_DIR / "var"))
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# WARNING: the fallback key is public (it is in the repository).  It exists so that tests and
+# `manage.py` work out of the box; any deployment must set DJANGO_SECRET_KEY.  scripts/run.sh
+# generates a private key under var/ for the embedded mode.
+DEV_SECRET_KEY = "django-insecure-caishen-dev-only-do-not-deploy"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or DEV_SECRET_KEY
+
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    # daphne first: it replaces `runserver` with an ASGI server.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "mahjong_platform.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "mahjong_platform.wsgi.application"
+ASGI_APPLICATION = "mahjong_platform.asgi.application"
+
+# --- Database -----------------------------------------------------------------------------------
+# DATABASE_URL (e.g. postgres://user:pass@host:5432/caishen); default: embedded SQLite file.
+
+DEFAULT_SQLITE_PATH = VAR_DIR / "db.sqlite3"
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{DEFAULT_SQLITE_PATH}",
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
+    )
+}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    _sqlite_name = str(DATABASES["default"]["NAME"])
+    if _sqlite_name and _sqlite_name != ":memory:" and not _sqlite_name.startswith("file:"):
+        Path(_sqlite_name).parent.mkdir(parents=True, exist_ok=True)
+    _sqlite_options = DATABASES["default"].setdefault("OPTIONS", {})
+    # WAL lets readers proceed while the single writer commits.  IMMEDIATE makes every atomic()
+    # block take the write lock up front (BEGIN IMMEDIATE), so the table service's
+    # lock-apply-save sequence cannot deadlock on a read-to-write upgrade; `timeout` is how
+    # long a writer waits for the lock before "database is locked".
+    _sqlite_options.setdefault("init_command", "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL")
+    _sqlite_options.setdefault("transaction_mode", "IMMEDIATE")
+    _sqlite_options.setdefault("timeout", 20)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Channels -----------------------------------------------------------------------------------
+# Embedded: the in-memory layer (one process only).  Scaled: set REDIS_URL; this needs the
+# `channels-redis` package, which arrives with the scaled-mode work.
+
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    if importlib.util.find_spec("channels_redis") is None:
+        raise ImproperlyConfigured("REDIS_URL is set but the channels-redis package is not installed")
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- Auth ---------------------------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+}
+
+# --- i18n ---------------------------------------------------------------------------------------
+
+LANGUAGE_CODE = "zh-hans"
+TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "Asia/Shanghai")
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files -------------------------------------------------------------------------------
+# daphne serves no files itself; WhiteNoise serves STATIC_ROOT (filled by collectstatic, which
+# scripts/run.sh runs).  In DEBUG it also finds files straight from the source directories.
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# --- Logging: everything to stdout, one line per record -----------------------------------------
+
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"},
+    },
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["stdout"], "level": LOG_LEVEL, "propagate": False},
+        "daphne": {"handlers": ["stdout"], "level": LOG_LEVEL, "propagate": False},
+    },
+}
