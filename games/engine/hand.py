@@ -528,6 +528,13 @@ class Hand:
         verdict = self.variant.evaluate_win(self, ctx)
         assert not isinstance(verdict, str), verdict
         self.result = self.variant.settle_win(self, ctx, verdict)
+        if ctx.source != "self_draw" and ctx.tile is not None:
+            # The claimed tile joins the winning hand (shown at the end); a discard stays
+            # in the river marked as taken, like a tile chowed or punged.
+            if ctx.source == "discard" and ctx.from_seat is not None:
+                discarder = self.players[ctx.from_seat]
+                discarder.claimed_discards.append(len(discarder.discards) - 1)
+            self.players[ctx.seat].add(ctx.tile)
         self._end(
             events,
             Event(
