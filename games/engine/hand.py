@@ -42,7 +42,7 @@ from games.engine.state import (
     Result,
     seat_name,
 )
-from games.engine.tiles import Tile, format_tiles, is_suited, parse_tile, tile_str
+from games.engine.tiles import NUM_ALL_KINDS, Tile, format_tiles, is_suited, parse_tile, tile_str
 from games.engine.wall import Wall
 
 if TYPE_CHECKING:
@@ -123,6 +123,7 @@ class Hand:
         self.wall = wall
         self.players = players
         self.extra: dict[str, Any] = extra or {}  # variant state: indicator, wild kinds, ...
+        self.wild_set: frozenset[Tile] = frozenset(self.extra.get("wilds", ()))
         self.seed = seed  # secret until the hand ends
         self.seed_hash = seed_hash
         self.turn = 0
@@ -148,6 +149,11 @@ class Hand:
     def wilds(self) -> frozenset[Tile]:
         return self.variant.wild_kinds(self)
 
+    def set_wilds(self, kinds: list[Tile]) -> None:
+        """Record this hand's wild kinds (kept in ``extra`` for snapshots, cached as a set)."""
+        self.extra["wilds"] = list(kinds)
+        self.wild_set = frozenset(kinds)
+
     def wall_left(self) -> int:
         return self.wall.face_down_left()
 
@@ -169,9 +175,11 @@ class Hand:
         acts: list[Action] = []
         if self._self_win_refusal(seat) is None:
             acts.append(Action(seat, WIN))
-        held = [t for t, n in enumerate(p.counts) if n]
+        counts = p.counts
+        held = [t for t, n in enumerate(counts) if n]
+        pungs = {m.tiles[0] for m in p.melds if m.kind == MELD_PUNG}
         for t in held:
-            if p.counts[t] == 4 or any(m.kind == MELD_PUNG and m.tiles[0] == t for m in p.melds):
+            if counts[t] == 4 or t in pungs:
                 a = Action(seat, KONG, tile=t)
                 if self._own_kong_refusal(a) is None:
                     acts.append(a)
@@ -186,6 +194,9 @@ class Hand:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""
         if not 0 <= action.seat < 4:
             return f"no seat {action.seat}"
+        malformed = _malformed(action)
+        if malformed is not None:
+            return malformed
         if self.phase == ENDED:
             return "the hand is over"
         if self.phase == CLAIM:
@@ -403,9 +414,8 @@ class Hand:
             return
         self.phase = CLAIM
         self.window = ClaimWindow(kind=kind, seat=seat, tile=tile, options=options)
-        # The window itself is public (everyone may answer or not); who holds an
-        # option is not: each seat learns only its own options via legal_actions.
-        events.append(Event("claim_window", seat, {"tile": tile_str(tile), "on": kind}))
+        # No event: an open window tells that *someone* can claim.  Each seat learns
+        # only its own options, through legal_actions / view(seat).
 
     def _resolve_window(self, events: list[Event]) -> None:
         w = self.window
@@ -608,7 +618,9 @@ class Hand:
                 }
             )
         window = None
-        if self.window is not None:
+        # Only a seat that may answer sees the open window: to anyone else it would
+        # reveal that somebody holds a claim on the tile.
+        if self.window is not None and seat is not None and seat in self.window.waiting_on():
             window = {
                 "on": self.window.kind,
                 "seat": seat_name(self.window.seat),
@@ -681,6 +693,33 @@ class Hand:
         h.result = Result.from_json(d["result"]) if d["result"] else None
         h.seq = d["seq"]
         return h
+
+
+# Which fields each shared verb carries: (tile, tiles).  Variant verbs check their own.
+_FIELDS = {
+    DISCARD: (True, False),
+    KONG: (True, False),
+    CHOW: (False, True),
+    PUNG: (False, False),
+    WIN: (False, False),
+    PASS: (False, False),
+}
+
+
+def _malformed(action: Action) -> str | None:
+    """A reason if the action's fields do not fit its verb or name no real tile."""
+    for t in ((action.tile,) if action.tile is not None else ()) + (action.tiles or ()):
+        if not isinstance(t, int) or not 0 <= t < NUM_ALL_KINDS:
+            return f"no tile has code {t!r}"
+    shape = _FIELDS.get(action.kind)
+    if shape is None:
+        return None
+    wants_tile, wants_tiles = shape
+    if (action.tile is not None) != wants_tile:
+        return f"a {action.kind} {'names one tile' if wants_tile else 'names no tile'}"
+    if (action.tiles is not None) != wants_tiles:
+        return f"a {action.kind} {'names its three tiles' if wants_tiles else 'names no meld'}"
+    return None
 
 
 __all__ = ["Hand", "ClaimWindow", "WinContext", "PLAY", "CLAIM", "ENDED", "SEATS", "next_seat"]

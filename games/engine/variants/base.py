@@ -146,7 +146,7 @@ class Variant:
 
     # -------------------------------------------------------------------- rules
     def wild_kinds(self, hand: Hand) -> frozenset[Tile]:
-        return frozenset(hand.extra.get("wilds", ()))
+        return hand.wild_set
 
     def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
         return None

@@ -113,7 +113,7 @@ class ZhejiangCaishen(Variant):
 
     def _set_wild(self, hand: Hand, indicator: Tile) -> None:
         hand.extra["indicator"] = indicator
-        hand.extra["wilds"] = [wild_from_indicator(indicator)]
+        hand.set_wilds([wild_from_indicator(indicator)])
 
     # ------------------------------------------------------------------- claims
     def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
