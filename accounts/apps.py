@@ -5,3 +5,6 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
     verbose_name = "账户"
+
+    def ready(self) -> None:
+        from accounts import signals  # noqa: F401  (connects the receivers)

@@ -1,0 +1,112 @@
+"""The only code that moves units: every movement is a ledger row plus a balance update in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from accounts.models import LedgerEntry, Profile, Wallet
+
+
+class InsufficientFunds(ValueError):
+    """A debit larger than the balance."""
+
+
+def starting_grant() -> int:
+    return int(getattr(settings, "CAISHEN_STARTING_GRANT", 1000))
+
+
+def open_account(user: AbstractBaseUser) -> Wallet:
+    """Profile, wallet and starting grant for a new user (idempotent)."""
+    with transaction.atomic():
+        Profile.objects.get_or_create(user=user)
+        wallet, created = Wallet.objects.get_or_create(user=user)
+        if created and starting_grant() > 0:
+            post(wallet, starting_grant(), LedgerEntry.GRANT, reference="grant", note="starting grant")
+        return wallet
+
+
+def system_wallet() -> Wallet:
+    wallet, _ = Wallet.objects.get_or_create(kind=Wallet.KIND_SYSTEM, user=None)
+    return wallet
+
+
+def post(
+    wallet: Wallet,
+    amount: int,
+    reason: str,
+    reference: str = "",
+    note: str = "",
+    by: AbstractBaseUser | None = None,
+) -> LedgerEntry:
+    """Append one entry and update the cached balance; refuses to go below zero."""
+    with transaction.atomic():
+        locked = Wallet.objects.select_for_update().get(pk=wallet.pk)
+        new_balance = locked.balance + amount
+        if new_balance < 0:
+            raise InsufficientFunds(f"balance {locked.balance} cannot cover {-amount}")
+        entry = LedgerEntry.objects.create(
+            wallet=locked,
+            amount=amount,
+            balance_after=new_balance,
+            reason=reason,
+            reference=reference,
+            note=note,
+            created_by=by,
+        )
+        locked.balance = new_balance
+        locked.save(update_fields=["balance", "updated_at"])
+        wallet.balance = new_balance
+        return entry
+
+
+def capped_movements(deltas: Mapping[int, int], balances: Mapping[int, int]) -> dict[int, int]:
+    """Wallet movements for a hand's deltas when a loser cannot cover their loss.
+
+    The rule (docs/operations.md, "Losses larger than the balance"): a loser pays at
+    most their whole balance; what the losers actually pay is shared among the
+    winners in proportion to their winnings, remainders going to the largest
+    winners first.  The movements still sum to zero and no balance goes negative.
+    """
+    if sum(deltas.values()) != 0:
+        raise ValueError(f"hand deltas must sum to zero: {dict(deltas)}")
+    paid = {w: max(d, -balances[w]) for w, d in deltas.items() if d < 0}
+    owed = sum(-d for d in deltas.values() if d < 0)
+    collected = sum(-p for p in paid.values())
+    winners = {w: d for w, d in deltas.items() if d > 0}
+    moves = {w: 0 for w in deltas}
+    moves.update(paid)
+    if collected == owed:
+        moves.update(winners)
+        return moves
+    share = {w: d * collected // owed for w, d in winners.items()}
+    rest = collected - sum(share.values())
+    for w in sorted(winners, key=lambda w: (-winners[w], w))[:rest]:
+        share[w] += 1
+    moves.update(share)
+    return moves
+
+
+def settle(reference: str, deltas: Mapping[int, int], note: str = "") -> list[LedgerEntry]:
+    """Write one hand's movements (wallet id -> units) exactly once.
+
+    Idempotent: a second call with the same reference finds the entries and writes nothing.
+    """
+    try:
+        with transaction.atomic():
+            existing = list(LedgerEntry.objects.filter(reference=reference))
+            if existing:
+                return existing
+            wallets = {w.pk: w for w in Wallet.objects.select_for_update().filter(pk__in=list(deltas))}
+            moves = capped_movements(deltas, {pk: w.balance for pk, w in wallets.items()})
+            return [
+                post(wallets[pk], moves[pk], LedgerEntry.HAND, reference=reference, note=note)
+                for pk in sorted(moves)
+                if moves[pk]
+            ]
+    except IntegrityError:
+        # A concurrent settlement of the same hand won the race (unique wallet+reference): it is done.
+        return list(LedgerEntry.objects.filter(reference=reference))

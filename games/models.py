@@ -1,0 +1,122 @@
+"""Tables, seats, hands and the append-only event log of the live platform.
+
+The running hand's row holds the authoritative engine snapshot and ``seq``; the
+only code that writes it is ``games.services`` (one writer per table, DESIGN.md §4).
+
+Seats: ``Seat.position`` is the physical chair 0..3 for the whole match.  Within a
+hand the engine names seats by wind with East the dealer, so the engine seat of
+chair ``p`` is ``(p - hand.dealer_position) % 4``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+ROOM_CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(6))
+
+
+class Table(models.Model):
+    WAITING, PLAYING, FINISHED, ABORTED = "waiting", "playing", "finished", "aborted"
+    STATUSES = [(WAITING, "waiting"), (PLAYING, "playing"), (FINISHED, "finished"), (ABORTED, "aborted")]
+
+    variant = models.CharField(max_length=32)
+    options = models.JSONField(default=dict)  # validated by the variant's schema; includes "base"
+    stake = models.PositiveIntegerField(default=1)  # wallet units per base point (底分/底注)
+    hands_total = models.PositiveSmallIntegerField(default=4)
+    turn_seconds = models.PositiveSmallIntegerField(default=20)
+    claim_seconds = models.PositiveSmallIntegerField(default=8)
+    is_private = models.BooleanField(default=False)
+    room_code = models.CharField(max_length=8, unique=True, default=new_room_code)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tables")
+    status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Match state between hands.
+    dealer_position = models.PositiveSmallIntegerField(default=0)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    context = models.JSONField(default=dict)  # the variant's pre-hand state for the next hand
+    ready_deadline = models.DateTimeField(null=True, blank=True)  # the fourth seat's countdown
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "is_private"])]
+
+    def __str__(self) -> str:
+        return f"table {self.pk} ({self.variant})"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()  # physical chair 0..3; 0 deals the first hand
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    is_bot = models.BooleanField(default=False)
+    ready = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # Absence handling (DESIGN.md §4): 托管 means a bot plays the seat until its player acts again.
+    auto_play = models.BooleanField(default=False)
+    timeouts = models.PositiveSmallIntegerField(default=0)  # consecutive timeouts
+    disconnects = models.PositiveSmallIntegerField(default=0)  # in this match
+    connected = models.BooleanField(default=False)
+    left = models.BooleanField(default=False)  # walked out of a running match
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(fields=["table", "user"], condition=Q(user__isnull=False), name="one_seat_per_user"),
+        ]
+
+    @property
+    def occupied(self) -> bool:
+        return self.is_bot or self.user_id is not None
+
+
+class Hand(models.Model):
+    PLAYING, FINISHED = "playing", "finished"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()  # 1-based within the match
+    dealer_position = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64)  # secret until the hand ends; never sent before
+    seed_hash = models.CharField(max_length=64)
+    snapshot = models.JSONField()  # the engine's Hand.to_json(), authoritative
+    seq = models.PositiveIntegerField(default=0)  # bumped by every applied command
+    deadline_at = models.DateTimeField(null=True, blank=True)  # when the current decision times out
+    status = models.CharField(max_length=10, default=PLAYING)
+    result = models.JSONField(null=True, blank=True)
+    deltas = models.JSONField(null=True, blank=True)  # chair -> wallet units actually settled
+    settled = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_hand_number_per_table")]
+        indexes = [models.Index(fields=["status", "deadline_at"])]
+
+    def engine_seat(self, position: int) -> int:
+        return (position - self.dealer_position) % 4
+
+    def position_of(self, engine_seat: int) -> int:
+        return (engine_seat + self.dealer_position) % 4
+
+
+class HandEvent(models.Model):
+    """Append-only log: one row per engine event, in order; ``seq`` is the command that made it."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    index = models.PositiveSmallIntegerField()  # order within the command
+    kind = models.CharField(max_length=24)
+    event = models.JSONField()  # Event.to_json(): public data and the owner's private data
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq", "index"]
+        constraints = [models.UniqueConstraint(fields=["hand", "seq", "index"], name="one_event_per_slot")]
