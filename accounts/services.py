@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from accounts.models import LedgerEntry, Profile, Wallet
@@ -19,7 +19,7 @@ def starting_grant() -> int:
     return int(getattr(settings, "CAISHEN_STARTING_GRANT", 1000))
 
 
-def open_account(user: AbstractBaseUser) -> Wallet:
+def open_account(user: User) -> Wallet:
     """Profile, wallet and starting grant for a new user (idempotent)."""
     with transaction.atomic():
         Profile.objects.get_or_create(user=user)
@@ -30,8 +30,17 @@ def open_account(user: AbstractBaseUser) -> Wallet:
 
 
 def system_wallet() -> Wallet:
-    wallet, _ = Wallet.objects.get_or_create(kind=Wallet.KIND_SYSTEM, user=None)
-    return wallet
+    """The house: bots play for it and escape penalties go to it.
+
+    It opens with a float (CAISHEN_HOUSE_FLOAT, default 1,000,000 units) so that bots
+    can pay their losses; staff top it up with a credit like any other wallet.
+    """
+    with transaction.atomic():
+        wallet, created = Wallet.objects.get_or_create(kind=Wallet.KIND_SYSTEM, user=None)
+        float_units = int(getattr(settings, "CAISHEN_HOUSE_FLOAT", 1_000_000))
+        if created and float_units > 0:
+            post(wallet, float_units, LedgerEntry.GRANT, reference="house-float", note="opening float of the house")
+        return wallet
 
 
 def post(
@@ -40,7 +49,7 @@ def post(
     reason: str,
     reference: str = "",
     note: str = "",
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
 ) -> LedgerEntry:
     """Append one entry and update the cached balance; refuses to go below zero."""
     with transaction.atomic():
@@ -61,6 +70,19 @@ def post(
         locked.save(update_fields=["balance", "updated_at"])
         wallet.balance = new_balance
         return entry
+
+
+def adjust(wallet: Wallet, amount: int, note: str, by: User, reference: str = "") -> LedgerEntry:
+    """A staff credit (amount > 0) or debit (amount < 0), with the written reason as the note.
+
+    Raises ``InsufficientFunds`` (and writes nothing) when a debit would take the balance below zero.
+    """
+    if amount == 0:
+        raise ValueError("an adjustment must move at least one unit")
+    if not note.strip():
+        raise ValueError("an adjustment needs a written reason")
+    reason = LedgerEntry.STAFF_CREDIT if amount > 0 else LedgerEntry.STAFF_DEBIT
+    return post(wallet, amount, reason, reference=reference, note=note.strip(), by=by)
 
 
 def capped_movements(deltas: Mapping[int, int], balances: Mapping[int, int]) -> dict[int, int]:

@@ -1,8 +1,7 @@
-"""WebSocket URL routes for the whole site.
-
-Empty for now: the live table adds its consumers (games.routing) here.
-"""
+"""WebSocket URL routes for the whole site."""
 
 from django.urls import URLPattern, URLResolver
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from games.routing import websocket_urlpatterns as game_routes
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [*game_routes]

@@ -1,0 +1,114 @@
+"""The table socket: authenticate, authorise the seat, send snapshots, forward frames.
+
+Thin on purpose: every change goes through ``games.services``; this class only
+translates messages (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import services
+from games.fanout import public_group, seat_group
+from games.models import Table
+from games.timers import IN_PROCESS
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    table_id: int
+    position: int | None
+    group: str
+
+    async def connect(self) -> None:
+        import asyncio
+
+        IN_PROCESS.bind(asyncio.get_running_loop())
+        user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        found = await database_sync_to_async(self._seat_of)(user)
+        if found is None:
+            await self.close(code=4404)
+            return
+        allowed, position = found
+        if not allowed:
+            await self.close(code=4403)
+            return
+        self.position = position
+        self.group = seat_group(self.table_id, position) if position is not None else public_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if position is not None:
+            await database_sync_to_async(services.set_connected)(self.table_id, user, True)
+        await self.send_snapshot()
+
+    def _seat_of(self, user: Any) -> tuple[bool, int | None] | None:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return None
+        authenticated = user is not None and user.is_authenticated
+        seat = table.seats.filter(user=user).first() if authenticated else None
+        if seat is not None:
+            return True, seat.position
+        # Watching: public tables only (private tables by invitation arrive with spectating).
+        return (not table.is_private), None
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.position is not None:
+                await database_sync_to_async(services.set_connected)(self.table_id, self.scope.get("user"), False)
+
+    async def send_snapshot(self) -> None:
+        state = await database_sync_to_async(self._state)()
+        await self.send_json(state)
+
+    def _state(self) -> dict[str, Any]:
+        table = Table.objects.get(pk=self.table_id)
+        user = self.scope.get("user")
+        return services.state_for(table, user if self.position is not None else None)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_json({"type": "error", "reason": "messages are JSON objects"})
+            return
+        kind = content.get("type")
+        if kind == "act":
+            await self.act(content)
+        elif kind == "ping":
+            await self.ping(content)
+        elif kind == "resync":
+            await self.send_snapshot()
+        else:
+            await self.send_json({"type": "error", "reason": f"unknown message type {kind!r}"})
+
+    async def act(self, content: dict[str, Any]) -> None:
+        if self.position is None:
+            await self.send_json({"type": "refused", "reason": "spectators cannot act"})
+            return
+        hand_id, seq = content.get("hand"), content.get("seq")
+        if not isinstance(hand_id, int):
+            await self.send_json({"type": "refused", "seq": seq, "reason": "a command names its hand"})
+            return
+        try:
+            await database_sync_to_async(services.submit)(hand_id, self.scope["user"], content.get("action"), seq)
+        except services.Refused as exc:
+            await self.send_json({"type": "refused", "seq": seq, "reason": str(exc)})
+
+    async def ping(self, content: dict[str, Any]) -> None:
+        state = await database_sync_to_async(self._state)()
+        hand = state.get("hand") or {}
+        current = hand.get("seq")
+        if content.get("seq") != current:
+            await self.send_json(state)  # the client missed something: a fresh snapshot
+        else:
+            await self.send_json({"type": "pong", "seq": current})
+
+    # -- group messages ---------------------------------------------------------------
+    async def table_frame(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.send_snapshot()

@@ -1,0 +1,124 @@
+"""The wire format of the live table (docs/protocol.md): parsing commands, rendering state.
+
+Every rendered state is for one reader: a chair (0..3) or the public.  The engine's
+``view`` already hides what that reader may not see; this module only adds the
+table around it (names, chairs, winds, the clock) and never adds a tile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from games.engine.hand import Hand as EngineHand
+from games.engine.state import SEATS, Action
+from games.engine.tiles import parse_tile, parse_tiles
+from games.engine.variants import get_variant
+from games.models import Hand, Seat, Table
+
+VERBS_WITH_TILE = {"discard", "kong", "ready", "rob_concealed_kong"}
+
+
+def parse_action(command: Any, engine_seat: int) -> Action:
+    """``{"do": "discard", "tile": "5m"}`` -> an engine Action for ``engine_seat``."""
+    if not isinstance(command, dict):
+        raise ValueError('an action is an object like {"do": "discard", "tile": "5m"}')
+    verb = command.get("do")
+    if not isinstance(verb, str) or not verb:
+        raise ValueError("the action needs a verb in 'do'")
+    tile = command.get("tile")
+    tiles = command.get("tiles")
+    if tile is not None and not isinstance(tile, str):
+        raise ValueError("'tile' is a tile in notation, e.g. \"5m\"")
+    if tiles is not None and not isinstance(tiles, str):
+        raise ValueError("'tiles' is a meld in notation, e.g. \"345m\"")
+    return Action(
+        engine_seat,
+        verb,
+        tile=parse_tile(tile) if tile is not None else None,
+        tiles=tuple(sorted(parse_tiles(tiles))) if tiles is not None else None,
+    )
+
+
+def seat_list(seats: list[Seat]) -> list[dict[str, Any]]:
+    out = []
+    for s in seats:
+        name = None
+        if s.is_bot:
+            name = f"Bot {s.position + 1}"
+        elif s.user is not None:
+            profile = getattr(s.user, "profile", None)
+            name = profile.name if profile is not None else s.user.get_username()
+        out.append(
+            {
+                "position": s.position,
+                "name": name,
+                "user_id": s.user_id,
+                "is_bot": s.is_bot,
+                "ready": s.ready,
+                "connected": s.connected or s.is_bot,
+                "auto_play": s.auto_play,
+                "left": s.left,
+            }
+        )
+    return out
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    rules = get_variant(table.variant)
+    return {
+        "id": table.pk,
+        "variant": table.variant,
+        "variant_name": rules.display_name,
+        "options": table.options,
+        "stake": table.stake,
+        "hands_total": table.hands_total,
+        "hands_played": table.hands_played,
+        "status": table.status,
+        "is_private": table.is_private,
+        "turn_seconds": table.turn_seconds,
+        "claim_seconds": table.claim_seconds,
+        "owner_id": table.owner_id,
+        "dealer_position": table.dealer_position,
+        "ready_deadline": table.ready_deadline.isoformat() if table.ready_deadline else None,
+    }
+
+
+def hand_info(row: Hand, engine: EngineHand, position: int | None) -> dict[str, Any]:
+    engine_seat = row.engine_seat(position) if position is not None else None
+    deadline_ms = None
+    if row.deadline_at is not None:
+        deadline_ms = max(0, int((row.deadline_at - timezone.now()).total_seconds() * 1000))
+    return {
+        "id": row.pk,
+        "number": row.number,
+        "seq": row.seq,
+        "status": row.status,
+        "dealer_position": row.dealer_position,
+        # chair -> seat wind this hand (E is the dealer)
+        "winds": {str(p): SEATS[row.engine_seat(p)] for p in range(4)},
+        "seed_hash": row.seed_hash,
+        "seed": row.seed if row.status == Hand.FINISHED else None,
+        "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
+        "deadline_in_ms": deadline_ms,
+        "view": engine.view(engine_seat),
+        "deltas": row.deltas if row.status == Hand.FINISHED else None,
+    }
+
+
+def render_state(
+    table: Table,
+    seats: list[Seat] | list[dict[str, Any]],
+    row: Hand | None,
+    engine: EngineHand | None,
+    position: int | None,
+) -> dict[str, Any]:
+    seat_dicts = seats if seats and isinstance(seats[0], dict) else seat_list(seats)  # type: ignore[arg-type]
+    return {
+        "type": "snapshot",
+        "table": table_info(table),
+        "seats": seat_dicts,
+        "you": position,
+        "hand": hand_info(row, engine, position) if row is not None and engine is not None else None,
+    }

@@ -1,0 +1,522 @@
+"""The live-table services: lobby operations and the one write path of a running hand.
+
+Every change to a running hand goes through :func:`submit` (a player's command)
+or :func:`wake` (a timer asking).  Both lock the hand's row, check ``seq`` and
+the deadline, apply the engine, let bots and 托管 seats answer, save the
+snapshot with ``seq + 1``, append the events to the log, and — on commit only —
+fan the rendered frames out and schedule the next deadline (DESIGN.md §4).
+A timer never owns state: a stale or early wake-up changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Wallet
+from accounts.services import settle, system_wallet
+from games import fanout, timers
+from games.engine.bots import GreedyBot
+from games.engine.hand import CLAIM, ENDED
+from games.engine.hand import Hand as EngineHand
+from games.engine.options import OptionsError
+from games.engine.state import Action, IllegalAction, Result
+from games.engine.tiles import TileNotationError
+from games.engine.variants import get_variant
+from games.engine.wall import new_seed
+from games.models import Hand, HandEvent, Seat, Table
+from games.protocol import parse_action, render_state
+
+log = logging.getLogger("caishen.table")
+
+AUTO_AFTER_TIMEOUTS = 2  # consecutive timeouts before a seat goes to 托管
+AUTO_AFTER_DISCONNECTS = 3  # "the third disconnect in a match" (004 text)
+
+
+class Refused(ValueError):
+    """A command the platform refuses; the message is shown to the player."""
+
+
+def setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+# ------------------------------------------------------------------------------ lobby
+def create_table(
+    owner: User,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    stake: int = 1,
+    hands_total: int = 4,
+    turn_seconds: int = 20,
+    claim_seconds: int = 8,
+    is_private: bool = False,
+) -> Table:
+    try:
+        rules = get_variant(variant)
+        opts = rules.validate_options(options or {})
+    except (ValueError, OptionsError) as exc:
+        raise Refused(str(exc)) from None
+    if stake < 1:
+        raise Refused("the stake must be at least 1")
+    if not 1 <= hands_total <= 64:
+        raise Refused("a match has 1 to 64 hands")
+    if not 5 <= turn_seconds <= 300 or not 3 <= claim_seconds <= 120:
+        raise Refused("time limits: 5–300 s per turn, 3–120 s per claim")
+    with transaction.atomic():
+        table = Table.objects.create(
+            variant=variant,
+            options=opts,
+            stake=stake,
+            hands_total=hands_total,
+            turn_seconds=turn_seconds,
+            claim_seconds=claim_seconds,
+            is_private=is_private,
+            owner=owner,
+        )
+        Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(4)])
+    return table
+
+
+def min_balance(table: Table) -> int:
+    """What a player must hold to sit: a multiple of the stake (CAISHEN_SIT_MULTIPLE, default 20)."""
+    return int(table.stake) * int(setting("CAISHEN_SIT_MULTIPLE", 20))
+
+
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise Refused("no such table") from None
+
+
+def sit(table_id: int, user: User, position: int | None = None) -> Seat:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.WAITING:
+            raise Refused("the match has started; you can watch")
+        seats = list(table.seats.select_for_update())
+        if any(s.user_id == user.pk for s in seats):
+            raise Refused("you already sit at this table")
+        wallet = Wallet.objects.get(user=user)
+        if wallet.balance < min_balance(table):
+            raise Refused(f"you need at least {min_balance(table)} to sit at this table (you have {wallet.balance})")
+        free = [s for s in seats if not s.occupied]
+        if position is not None:
+            free = [s for s in free if s.position == position]
+        if not free:
+            raise Refused("that seat is taken" if position is not None else "the table is full")
+        seat = free[0]
+        seat.user, seat.is_bot, seat.ready = user, False, False
+        seat.save()
+        _table_changed(table)
+        return seat
+
+
+def stand(table_id: int, user: User) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise Refused("you do not sit at this table")
+        if table.status == Table.PLAYING:
+            leave_match(table, seat)
+            return
+        seat.user, seat.ready = None, False
+        seat.save()
+        _cancel_countdown(table)
+        _table_changed(table)
+
+
+def add_bots(table_id: int, user: User) -> int:
+    """The owner fills every empty seat with a ready bot; returns how many."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.owner_id != user.pk:
+            raise Refused("only the table's owner may add bots")
+        if table.status != Table.WAITING:
+            raise Refused("the match has started")
+        empty = [s for s in table.seats.select_for_update() if not s.occupied]
+        for s in empty:
+            s.is_bot, s.ready = True, True
+            s.save()
+        _after_ready_change(table)
+        return len(empty)
+
+
+def set_ready(table_id: int, user: User, ready: bool = True) -> None:
+    """Confirm the stake (Ready).  Four ready seats start the match."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.WAITING:
+            raise Refused("the match has started")
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise Refused("you do not sit at this table")
+        if ready and Wallet.objects.get(user=user).balance < min_balance(table):
+            raise Refused(f"you need at least {min_balance(table)} to play at this table")
+        seat.ready = ready
+        seat.save(update_fields=["ready"])
+        _after_ready_change(table)
+
+
+def _after_ready_change(table: Table) -> None:
+    seats = list(table.seats.all())
+    ready = [s for s in seats if s.occupied and s.ready]
+    if len(ready) == 4:
+        table.ready_deadline = None
+        table.save(update_fields=["ready_deadline"])
+        start_match(table)
+        return
+    unready = [s for s in seats if s.user_id is not None and not s.ready]
+    if len(ready) == 3 and len(unready) == 1 and table.ready_deadline is None:
+        # The fourth gets a countdown: ready by then or be unseated.
+        table.ready_deadline = timezone.now() + timedelta(seconds=setting("CAISHEN_READY_SECONDS", 30))
+        table.save(update_fields=["ready_deadline"])
+        timers.schedule_on_commit("table", table.pk, _token(table.ready_deadline), table.ready_deadline)
+    elif len(ready) < 3:
+        _cancel_countdown(table)
+    _table_changed(table)
+
+
+def _cancel_countdown(table: Table) -> None:
+    if table.ready_deadline is not None:
+        table.ready_deadline = None
+        table.save(update_fields=["ready_deadline"])
+
+
+def _token(at: datetime) -> int:
+    return int(at.timestamp() * 1000)
+
+
+def _table_changed(table: Table) -> None:
+    transaction.on_commit(lambda: fanout.table_changed(table.pk))
+
+
+# ------------------------------------------------------------------------------ match
+def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand:
+    """Begin the match; ``first_hand`` lets tests and tournaments supply a prepared (rigged) hand."""
+    table.status = Table.PLAYING
+    table.dealer_position = 0  # the first hand's dealer is East: chair 0
+    table.hands_played = 0
+    table.context = {}
+    table.save()
+    Seat.objects.filter(table=table).update(timeouts=0, disconnects=0, auto_play=False)
+    return start_hand(table, first_hand)
+
+
+def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
+    rules = get_variant(table.variant)
+    seed = new_seed()
+    if engine is None:
+        engine = rules.new_hand(table.options, table.context, seed=seed)
+    else:
+        seed = engine.seed or ""
+    row = Hand.objects.create(
+        table=table,
+        number=table.hands_played + 1,
+        dealer_position=table.dealer_position,
+        seed=seed,
+        seed_hash=engine.seed_hash or "",
+        snapshot=engine.to_json(),
+    )
+    step = _Step(row, engine, list(table.seats.all()))
+    step.advance()
+    step.save()
+    _table_changed(table)
+    return row
+
+
+@dataclass
+class _Step:
+    """One command's work on a locked hand: engine changes collected, saved once."""
+
+    row: Hand
+    engine: EngineHand
+    seats: list[Seat]
+    events: list[Any] = field(default_factory=list)
+    now: datetime = field(default_factory=timezone.now)
+
+    def seat_at(self, engine_seat: int) -> Seat:
+        return self.seats[self.row.position_of(engine_seat)]
+
+    def automatic(self, engine_seat: int) -> bool:
+        s = self.seat_at(engine_seat)
+        return s.is_bot or s.auto_play or s.left
+
+    def pending(self) -> list[int]:
+        """Engine seats that owe a decision now."""
+        e = self.engine
+        if e.phase == ENDED:
+            return []
+        if e.phase == CLAIM and e.window is not None:
+            return e.window.waiting_on()
+        return [e.turn]
+
+    def apply(self, action: Action) -> None:
+        self.events.extend(self.engine.apply(action))
+
+    def bot_action(self, engine_seat: int) -> Action:
+        rng = random.Random(f"{self.row.seed}:{self.engine.seq}:{engine_seat}")
+        return GreedyBot().choose(self.engine, engine_seat, rng)
+
+    def advance(self) -> None:
+        """Let the rules, bots and 托管 seats act until a person must decide (or a pause is due)."""
+        bot_delay = float(setting("CAISHEN_BOT_DELAY", 0.8))
+        for _ in range(1000):
+            pending = self.pending()
+            if not pending:
+                break
+            forced = [a for s in pending if (a := self.engine.variant.forced_action(self.engine, s)) is not None]
+            if forced:
+                self.apply(forced[0])
+                continue
+            people = [s for s in pending if not self.automatic(s)]
+            if people:
+                # Bots answer a claim window at once (their answers are private); people get the clock.
+                for s in pending:
+                    if self.automatic(s):
+                        self.apply(self.bot_action(s))
+                if self.pending() == people:
+                    seconds = (
+                        self.row.table.claim_seconds if self.engine.phase == CLAIM else self.row.table.turn_seconds
+                    )
+                    self.row.deadline_at = self.now + timedelta(seconds=seconds)
+                    return
+                continue
+            if bot_delay > 0:
+                self.row.deadline_at = self.now + timedelta(seconds=bot_delay)
+                return
+            self.apply(self.bot_action(pending[0]))
+        if self.engine.phase == ENDED:
+            self.finish()
+
+    def finish(self) -> None:
+        """Settle the ended hand and prepare the match's next one."""
+        row, table = self.row, self.row.table
+        result = self.engine.result
+        assert result is not None
+        row.status = Hand.FINISHED
+        row.finished_at = self.now
+        row.result = result.to_json()
+        row.deltas = settle_hand(row, result, self.seats)
+        row.settled = True
+        rules = get_variant(table.variant)
+        table.dealer_position = (table.dealer_position + rules.next_dealer_offset(result)) % 4
+        table.context = rules.next_context(result, table.context)
+        table.hands_played += 1
+        if table.hands_played >= table.hands_total:
+            table.status = Table.FINISHED
+            row.deadline_at = None
+        else:
+            row.deadline_at = self.now + timedelta(seconds=setting("CAISHEN_BETWEEN_HANDS_SECONDS", 6))
+        table.save()
+
+    def save(self) -> None:
+        row = self.row
+        row.seq += 1
+        row.snapshot = self.engine.to_json()
+        if row.status == Hand.PLAYING and not self.pending():
+            row.deadline_at = None
+        row.save()
+        HandEvent.objects.bulk_create(
+            [
+                HandEvent(hand=row, seq=row.seq, index=i, kind=e.kind, event=e.to_json())
+                for i, e in enumerate(self.events)
+            ]
+        )
+        frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
+        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames))
+        if row.deadline_at is not None:
+            timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
+        log.info(
+            "hand step",
+            extra={"table": row.table_id, "hand": row.pk, "seq": row.seq, "events": len(self.events)},
+        )
+
+
+def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
+    """Book the hand into wallets: engine points × stake; bots play for the house (system wallet).
+
+    Returns the units each chair actually moved (after the cap for losses larger than a balance).
+    """
+    stake = int(row.table.stake)
+    by_wallet: dict[int, int] = {}
+    chair_wallet: dict[int, int] = {}
+    house = system_wallet()
+    for engine_seat, points in enumerate(result.deltas):
+        chair = row.position_of(engine_seat)
+        seat = seats[chair]
+        wallet_id = house.pk if seat.is_bot or seat.user_id is None else Wallet.objects.get(user_id=seat.user_id).pk
+        chair_wallet[chair] = wallet_id
+        by_wallet[wallet_id] = by_wallet.get(wallet_id, 0) + points * stake
+    entries = settle(f"hand:{row.pk}", by_wallet, note=f"table {row.table_id} hand {row.number}")
+    moved = {e.wallet_id: e.amount for e in entries}
+    out: dict[str, int] = {}
+    for chair, wallet_id in chair_wallet.items():
+        if wallet_id == house.pk:
+            out[str(chair)] = result.deltas[row.engine_seat(chair)] * stake
+        else:
+            out[str(chair)] = moved.get(wallet_id, 0)
+    return out
+
+
+# ------------------------------------------------------------------------- write path
+def _locked_hand(hand_id: int) -> Hand:
+    try:
+        return Hand.objects.select_for_update().select_related("table").get(pk=hand_id)
+    except Hand.DoesNotExist:
+        raise Refused("no such hand") from None
+
+
+def _engine(row: Hand) -> EngineHand:
+    return EngineHand.from_json(row.snapshot)
+
+
+def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
+    """A player's command on the hand at ``seq``.  Returns the new seq; raises Refused."""
+    with transaction.atomic():
+        row = _locked_hand(hand_id)
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise Refused("a command must carry the seq it answers")
+        if seq != row.seq:
+            raise Refused(f"stale command: the table is at seq {row.seq}, not {seq}")
+        if row.status != Hand.PLAYING:
+            raise Refused("the hand is over")
+        seats = list(row.table.seats.select_for_update())
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise Refused("you do not sit at this table")
+        engine = _engine(row)
+        engine_seat = row.engine_seat(seat.position)
+        try:
+            action = parse_action(command, engine_seat)
+        except (ValueError, TileNotationError) as exc:
+            raise Refused(f"malformed command: {exc}") from None
+        step = _Step(row, engine, seats)
+        try:
+            step.apply(action)
+        except IllegalAction as exc:
+            raise Refused(str(exc)) from None
+        if seat.auto_play or seat.timeouts:
+            seat.auto_play = False  # 托管 ends when the player acts again
+            seat.timeouts = 0
+            seat.save(update_fields=["auto_play", "timeouts"])
+        step.advance()
+        step.save()
+        return row.seq
+
+
+def wake(kind: str, obj_id: int, token: int) -> bool:
+    """A timer asks.  Returns whether anything changed (stale or early wake-ups change nothing)."""
+    if kind == "table":
+        return _wake_table(obj_id, token)
+    with transaction.atomic():
+        try:
+            row = _locked_hand(obj_id)
+        except Refused:
+            return False
+        now = timezone.now()
+        if row.seq != token or row.deadline_at is None or now < row.deadline_at:
+            return False
+        table = row.table
+        if row.status == Hand.FINISHED:
+            row.deadline_at = None
+            row.save(update_fields=["deadline_at"])
+            table = Table.objects.select_for_update().get(pk=table.pk)
+            if table.status == Table.PLAYING and not table.hands.filter(number=row.number + 1).exists():
+                start_hand(table)
+            return True
+        seats = list(table.seats.select_for_update())
+        step = _Step(row, _engine(row), seats, now=now)
+        for engine_seat in step.pending():
+            if step.engine.phase == ENDED:
+                break
+            if step.automatic(engine_seat):
+                step.apply(step.bot_action(engine_seat))
+                continue
+            default = step.engine.timeout_action(engine_seat)
+            if default is None:
+                continue
+            step.apply(default)
+            seat = step.seat_at(engine_seat)
+            seat.timeouts += 1
+            if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
+                seat.auto_play = True
+            seat.save(update_fields=["timeouts", "auto_play"])
+        step.advance()
+        step.save()
+        return True
+
+
+def _wake_table(table_id: int, token: int) -> bool:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None or table.status != Table.WAITING or table.ready_deadline is None:
+            return False
+        if _token(table.ready_deadline) != token or timezone.now() < table.ready_deadline:
+            return False
+        for seat in table.seats.select_for_update().filter(user__isnull=False, ready=False):
+            seat.user = None
+            seat.save(update_fields=["user"])
+        table.ready_deadline = None
+        table.save(update_fields=["ready_deadline"])
+        _table_changed(table)
+        return True
+
+
+def due_wakeups(now: datetime | None = None) -> list[tuple[str, int, int]]:
+    """Every deadline that has passed: the sweeper's safety net for lost timers."""
+    now = now or timezone.now()
+    hands = Hand.objects.filter(deadline_at__lte=now).values_list("pk", "seq")
+    waiting = Table.objects.filter(status=Table.WAITING, ready_deadline__lte=now).values_list("pk", "ready_deadline")
+    tables = [(pk, at) for pk, at in waiting if at is not None]
+    return [("hand", pk, seq) for pk, seq in hands] + [("table", pk, _token(at)) for pk, at in tables]
+
+
+# --------------------------------------------------------------------- presence, leaving
+def set_connected(table_id: int, user: User, connected: bool) -> None:
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).select_related("table").first()
+        if seat is None:
+            return
+        seat.connected = connected
+        if not connected and seat.table.status == Table.PLAYING:
+            seat.disconnects += 1
+            if seat.disconnects >= AUTO_AFTER_DISCONNECTS:
+                seat.auto_play = True
+        seat.save(update_fields=["connected", "disconnects", "auto_play"])
+        _table_changed(seat.table)
+
+
+def leave_match(table: Table, seat: Seat) -> None:
+    """Walking out of a running match: the seat goes to 托管 until the match ends.
+
+    (The escape penalty of the 东北 rule set arrives with that rule set.)
+    """
+    seat.left = True
+    seat.auto_play = True
+    seat.save(update_fields=["left", "auto_play"])
+    _table_changed(table)
+
+
+# ------------------------------------------------------------------------------ reads
+def current_hand(table: Table) -> Hand | None:
+    return table.hands.order_by("-number").first()
+
+
+def state_for(table: Table, user: User | None) -> dict[str, Any]:
+    """The full snapshot a client gets on connect or resync."""
+    seats = list(table.seats.select_related("user__profile"))
+    position = next((s.position for s in seats if user is not None and s.user_id == user.pk), None)
+    row = current_hand(table)
+    engine = _engine(row) if row is not None else None
+    return render_state(table, seats, row, engine, position)

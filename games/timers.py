@@ -1,0 +1,105 @@
+"""Deadlines that only ask: a timer wakes ``services.wake(kind, id, token)`` and nothing else.
+
+Two backends behind one function, chosen by ``CAISHEN_TIMERS``:
+
+* ``inprocess`` (embedded default): asyncio ``call_later`` on daphne's event loop,
+  plus a sweeper every ``CAISHEN_SWEEP_SECONDS`` that wakes anything overdue
+  (lost timers, a restart).  Bound to the loop by the first ASGI request.
+* ``celery`` (scaled): an ETA task queued on commit, plus a beat sweeper task.
+
+A wake-up that is stale (``seq`` moved on) or early changes nothing, so
+duplicate or late timers are harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+log = logging.getLogger("caishen.timers")
+
+
+def backend_name() -> str:
+    return str(getattr(settings, "CAISHEN_TIMERS", "inprocess"))
+
+
+def schedule_on_commit(kind: str, obj_id: int, token: int, at: datetime) -> None:
+    transaction.on_commit(lambda: schedule(kind, obj_id, token, at))
+
+
+def schedule(kind: str, obj_id: int, token: int, at: datetime) -> None:
+    if backend_name() == "celery":
+        from games.tasks import wake_task
+
+        wake_task.apply_async(args=(kind, obj_id, token), eta=at)
+    else:
+        IN_PROCESS.schedule(kind, obj_id, token, at)
+
+
+class InProcessTimers:
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Attach to the server's event loop (once) and start the sweeper."""
+        if self.loop is not None and not self.loop.is_closed():
+            return
+        self.loop = loop
+        if getattr(settings, "CAISHEN_SWEEP_SECONDS", 2) > 0:
+            self._sweeper = loop.create_task(self._sweep_forever())
+
+    def schedule(self, kind: str, obj_id: int, token: int, at: datetime) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return  # not serving yet: the sweeper picks it up once bound
+        delay = max(0.0, (at - timezone.now()).total_seconds())
+        loop.call_soon_threadsafe(self._arm, delay, kind, obj_id, token)
+
+    def _arm(self, delay: float, kind: str, obj_id: int, token: int) -> None:
+        assert self.loop is not None
+        self.loop.call_later(delay, lambda: self.loop.create_task(self.fire(kind, obj_id, token)))  # type: ignore[union-attr]
+
+    async def fire(self, kind: str, obj_id: int, token: int) -> None:
+        from games import services
+
+        try:
+            await database_sync_to_async(services.wake)(kind, obj_id, token)
+        except Exception:
+            log.exception("timer %s %s %s failed", kind, obj_id, token)
+
+    async def sweep_once(self) -> None:
+        from games import services
+
+        for wakeup in await database_sync_to_async(services.due_wakeups)():
+            await self.fire(*wakeup)
+
+    async def _sweep_forever(self) -> None:
+        every = float(getattr(settings, "CAISHEN_SWEEP_SECONDS", 2))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep_once()
+            except Exception:
+                log.exception("sweeper failed")
+
+
+IN_PROCESS = InProcessTimers()
+
+
+def bind_on_first_request(app: Any) -> Any:
+    """ASGI wrapper: the first request of any kind binds the in-process timers to the server's loop."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> Any:
+        if backend_name() == "inprocess":
+            IN_PROCESS.bind(asyncio.get_running_loop())
+        return await app(scope, receive, send)
+
+    return wrapped

@@ -1,0 +1,224 @@
+"""Live tables through real sockets: four seats play a rigged hand to settlement.
+
+Consumers run under channels' WebsocketCommunicator with the in-memory layer;
+bots act in-line (CAISHEN_BOT_DELAY = 0) and no sweeper runs, so the test
+drives every step itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+
+from accounts.models import LedgerEntry, Wallet
+from games import services
+from games.engine.tiles import parse_tiles
+from games.engine.variants import get_variant
+from games.models import Hand, Table
+from games.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APP = URLRouter(websocket_urlpatterns)
+GOLDEN = {
+    "E": "6s 1m 1m 4p 5p 7p 8p 1s 2s E S W N C",
+    "S": "234m 567m 999p 55s 3p 8s",
+    "W": "C 3p 6s S 8p 9s 6p 4m 7s 6s 6m 1s E",
+    "N": "2p 5m E 2m 5s 4p 4p 7m 8s 3p 9s 9s 8m",
+}
+
+
+@pytest.fixture(autouse=True)
+def live_settings(settings: Any) -> None:
+    settings.CAISHEN_BOT_DELAY = 0
+    settings.CAISHEN_SWEEP_SECONDS = 0
+    settings.CAISHEN_TIMERS = "inprocess"
+
+
+def rigged() -> Any:
+    return get_variant("zhejiang_caishen").rigged_hand(
+        [parse_tiles(GOLDEN[s]) for s in "ESWN"], parse_tiles("3m")[0], [], []
+    )
+
+
+@pytest.fixture
+def players() -> list[Any]:
+    User = get_user_model()
+    return [User.objects.create_user(f"p{i}", password="pw-123456") for i in range(4)]
+
+
+def seated_table(players: list[Any], stake: int = 5) -> Table:
+    table = services.create_table(players[0], "zhejiang_caishen", {}, stake=stake, hands_total=1)
+    for p in players:
+        services.sit(table.pk, p)
+    return table
+
+
+class Client:
+    def __init__(self, table: Table, user: Any | None) -> None:
+        self.comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/")
+        self.comm.scope["user"] = user
+        self.frames: list[dict[str, Any]] = []
+
+    async def open(self) -> dict[str, Any]:
+        connected, _ = await self.comm.connect()
+        assert connected
+        return await self.recv()
+
+    async def recv(self) -> dict[str, Any]:
+        frame = await self.comm.receive_json_from(timeout=5)
+        self.frames.append(frame)
+        return frame
+
+    async def drain(self) -> list[dict[str, Any]]:
+        got = []
+        while not await self.comm.receive_nothing(timeout=0.2):
+            got.append(await self.recv())
+        return got
+
+    async def act(self, hand: int, seq: int, **action: Any) -> None:
+        await self.comm.send_json_to({"type": "act", "hand": hand, "seq": seq, "action": action})
+
+
+def concealed_of_others(frame: dict[str, Any], me: int | None) -> list[Any]:
+    """Every concealed-hand field of another chair that a frame carries (must be empty)."""
+    hand = frame.get("hand")
+    if not hand:
+        return []
+    winds = hand["winds"]
+    mine = winds[str(me)] if me is not None else None
+    leaks = []
+    if hand["status"] == "playing":
+        for p in hand["view"]["players"]:
+            if p["seat"] != mine and (p["hand"] is not None or p["drawn"] is not None):
+                leaks.append(p)
+    for e in frame.get("events", []):
+        if e.get("kind") == "draw" and e.get("seat") != mine and "tile" in e:
+            leaks.append(e)
+    return leaks
+
+
+def test_four_seats_play_a_rigged_hand_to_settlement(players: list[Any]) -> None:
+    table = seated_table(players)
+
+    async def scenario() -> None:
+        clients = [Client(table, p) for p in players]
+        watcher = Client(table, None)
+        for c in [*clients, watcher]:
+            await c.open()
+        # Ready up; the fourth ready starts the match with the rigged hand.
+        from channels.db import database_sync_to_async
+
+        def ready_all() -> None:
+            for p in players[:3]:
+                services.set_ready(table.pk, p)
+            original = services.start_match
+            services.start_match = lambda t, first_hand=None: original(t, rigged())  # type: ignore[assignment]
+            try:
+                services.set_ready(table.pk, players[3])
+            finally:
+                services.start_match = original  # type: ignore[assignment]
+
+        await database_sync_to_async(ready_all)()
+        for c in [*clients, watcher]:
+            await c.drain()
+        hand = await database_sync_to_async(lambda: Hand.objects.get(table=table))()
+        # A stale seq is refused with a reason and changes nothing.
+        await clients[0].act(hand.pk, hand.seq + 5, do="discard", tile="6s")
+        refused = await clients[0].recv()
+        assert refused["type"] == "refused" and "stale" in refused["reason"]
+        # E (chair 0, the dealer) discards 6s; S holds the winning shape.
+        await clients[0].act(hand.pk, hand.seq, do="discard", tile="6s")
+        for c in [*clients, watcher]:
+            await c.drain()
+        south = clients[1].frames[-1]
+        assert {"seat": "S", "do": "win"} in south["hand"]["view"]["legal_actions"]
+        # W holds 6s 6s: a pung.  N holds nothing to claim and is told nothing.
+        assert {"seat": "W", "do": "pung"} in clients[2].frames[-1]["hand"]["view"]["legal_actions"]
+        assert clients[3].frames[-1]["hand"]["view"]["legal_actions"] == []
+        assert clients[3].frames[-1]["hand"]["view"]["window"] is None
+        # Two claims on one tile: W's pung arrives first, S's win still takes it (win > pung).
+        await clients[2].act(hand.pk, south["hand"]["seq"], do="pung")
+        for c in [*clients, watcher]:
+            await c.drain()
+        await clients[1].act(hand.pk, clients[1].frames[-1]["hand"]["seq"], do="win")
+        for c in [*clients, watcher]:
+            await c.drain()
+        final = clients[1].frames[-1]
+        assert final["hand"]["status"] == "finished"
+        assert final["hand"]["view"]["result"]["winner"] == "S"
+        assert final["hand"]["deltas"] == {"0": -5, "1": 5, "2": 0, "3": 0}
+        assert final["hand"]["seed_hash"] is not None
+        for i, c in enumerate(clients):
+            for f in c.frames:
+                assert concealed_of_others(f, i) == [], f
+        for f in watcher.frames:
+            assert concealed_of_others(f, None) == []
+        for c in [*clients, watcher]:
+            await c.comm.disconnect()
+
+    async_to_sync(scenario)()
+    balances = {p.username: Wallet.objects.get(user=p).balance for p in players}
+    assert balances == {"p0": 995, "p1": 1005, "p2": 1000, "p3": 1000}
+    hand = Hand.objects.get(table=table)
+    assert LedgerEntry.objects.filter(reference=f"hand:{hand.pk}").count() == 2
+    assert Table.objects.get(pk=table.pk).status == Table.FINISHED
+    # Settling again changes nothing.
+    from accounts.services import settle
+
+    settle(f"hand:{hand.pk}", {Wallet.objects.get(user=players[0]).pk: -5, Wallet.objects.get(user=players[1]).pk: 5})
+    assert Wallet.objects.get(user=players[0]).balance == 995
+    json.dumps(hand.snapshot)  # the stored snapshot is plain JSON
+
+
+def test_bots_fill_and_play_a_whole_match(players: list[Any]) -> None:
+    owner = players[0]
+    table = services.create_table(owner, "zhejiang_caishen", {}, stake=1, hands_total=2)
+    services.sit(table.pk, owner)
+    services.add_bots(table.pk, owner)
+    services.set_ready(table.pk, owner)
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING
+    # The owner times out every decision: the timer's default action (and then 托管) plays on.
+    for _ in range(400):
+        table.refresh_from_db()
+        if table.status == Table.FINISHED:
+            break
+        hand = Hand.objects.filter(table=table).order_by("-number").first()
+        assert hand is not None
+        if hand.deadline_at is None:
+            break
+        Hand.objects.filter(pk=hand.pk).update(deadline_at=hand.deadline_at.replace(year=2000))
+        assert services.wake("hand", hand.pk, hand.seq)
+    table.refresh_from_db()
+    assert table.status == Table.FINISHED and table.hands_played == 2
+    total = sum(sum(h.deltas.values()) for h in Hand.objects.filter(table=table))
+    house = Wallet.objects.get(kind=Wallet.KIND_SYSTEM)
+    assert total == 0
+    # Units are conserved: what the owner won or lost, the house lost or won.
+    assert Wallet.objects.get(user=owner).balance + house.balance == 1000 + 1_000_000
+    owner_seat = table.seats.get(user=owner)
+    assert owner_seat.auto_play  # it timed out repeatedly: 托管
+
+
+def test_stale_or_early_timer_changes_nothing(players: list[Any]) -> None:
+    table = seated_table(players)
+    for p in players:
+        services.set_ready(table.pk, p)
+    hand = Hand.objects.get(table=table)
+    assert hand.deadline_at is not None
+    assert not services.wake("hand", hand.pk, hand.seq)  # early
+    Hand.objects.filter(pk=hand.pk).update(deadline_at=hand.deadline_at.replace(year=2000))
+    assert not services.wake("hand", hand.pk, hand.seq - 1)  # stale
+    before = Hand.objects.get(pk=hand.pk).snapshot
+    assert Hand.objects.get(pk=hand.pk).snapshot == before
+    assert services.wake("hand", hand.pk, hand.seq)  # due: the dealer's default discard
+    after = Hand.objects.get(pk=hand.pk)
+    assert after.seq == hand.seq + 1
+    assert after.snapshot != before
