@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -307,8 +308,12 @@ class _Step:
         row.status = Hand.FINISHED
         row.finished_at = self.now
         row.result = result.to_json()
-        row.deltas = settle_hand(row, result, self.seats)
-        row.settled = True
+        if setting("CAISHEN_SETTLEMENT", "inline") == "celery":
+            hand_id = row.pk
+            transaction.on_commit(lambda: _queue_settlement(hand_id))
+        else:
+            row.deltas = settle_hand(row, result, self.seats)
+            row.settled = True
         rules = get_variant(table.variant)
         table.dealer_position = (table.dealer_position + rules.next_dealer_offset(result)) % 4
         table.context = rules.next_context(result, table.context)
@@ -367,6 +372,35 @@ def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
         else:
             out[str(chair)] = moved.get(wallet_id, 0)
     return out
+
+
+def _queue_settlement(hand_id: int) -> None:
+    from games.tasks import settle_task
+
+    settle_task.delay(hand_id)
+
+
+def settle_finished_hand(hand_id: int) -> bool:
+    """Settle a finished hand that is not settled yet (the scaled mode's Celery task).  Idempotent."""
+    with transaction.atomic():
+        row = _locked_hand(hand_id)
+        if row.status != Hand.FINISHED or row.settled or row.result is None:
+            return False
+        row.deltas = settle_hand(row, Result.from_json(row.result), list(row.table.seats.all()))
+        row.settled = True
+        row.save(update_fields=["deltas", "settled"])
+        _table_changed(row.table)
+        return True
+
+
+def record_sweep() -> None:
+    """Remember when the deadline sweeper last ran (health checks read it)."""
+    cache.set("caishen:last_sweep", timezone.now().isoformat(), timeout=None)
+
+
+def last_sweep() -> str | None:
+    value = cache.get("caishen:last_sweep")
+    return str(value) if value else None
 
 
 # ------------------------------------------------------------------------- write path

@@ -80,6 +80,7 @@ class InProcessTimers:
 
         for wakeup in await database_sync_to_async(services.due_wakeups)():
             await self.fire(*wakeup)
+        await database_sync_to_async(services.record_sweep)()
 
     async def _sweep_forever(self) -> None:
         every = float(getattr(settings, "CAISHEN_SWEEP_SECONDS", 2))

@@ -1,0 +1,30 @@
+"""Celery tasks of the scaled mode: timers that ask, the deadline sweeper, settlement.
+
+Each task only calls the same service function the embedded mode calls inline.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import services
+
+
+@shared_task(name="games.wake", ignore_result=True)  # type: ignore[untyped-decorator]
+def wake_task(kind: str, obj_id: int, token: int) -> bool:
+    return services.wake(kind, obj_id, token)
+
+
+@shared_task(name="games.sweep", ignore_result=True)  # type: ignore[untyped-decorator]
+def sweep_task() -> int:
+    """Beat runs this every few seconds: wake everything overdue (lost or late timers)."""
+    due = services.due_wakeups()
+    for kind, obj_id, token in due:
+        services.wake(kind, obj_id, token)
+    services.record_sweep()
+    return len(due)
+
+
+@shared_task(name="games.settle", ignore_result=True)  # type: ignore[untyped-decorator]
+def settle_task(hand_id: int) -> None:
+    services.settle_finished_hand(hand_id)

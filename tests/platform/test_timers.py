@@ -1,0 +1,118 @@
+"""Timers that only ask, the sweeper, the configuration checks, and Celery settlement."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.contrib.auth import get_user_model
+from django.core.checks import run_checks
+from django.utils import timezone
+
+from accounts.models import Wallet
+from games import services
+from games.models import Hand, Table
+from games.timers import InProcessTimers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def live_settings(settings: Any) -> None:
+    settings.CAISHEN_BOT_DELAY = 0
+    settings.CAISHEN_SWEEP_SECONDS = 0
+
+
+def started_table(hands: int = 1) -> tuple[Table, Any]:
+    owner = get_user_model().objects.create_user("owner", password="pw-123456")
+    table = services.create_table(owner, "zhejiang_caishen", {}, stake=2, hands_total=hands)
+    services.sit(table.pk, owner)
+    services.add_bots(table.pk, owner)
+    services.set_ready(table.pk, owner)
+    table.refresh_from_db()
+    return table, owner
+
+
+def overdue(hand: Hand) -> None:
+    Hand.objects.filter(pk=hand.pk).update(deadline_at=timezone.now().replace(year=2000))
+
+
+def test_in_process_timer_fires_the_service_on_its_loop() -> None:
+    table, _ = started_table()
+    hand = Hand.objects.get(table=table)
+    overdue(hand)
+
+    async def run() -> None:
+        timers = InProcessTimers()
+        timers.bind(asyncio.get_running_loop())
+        timers.schedule("hand", hand.pk, hand.seq, timezone.now())
+        for _ in range(50):
+            await asyncio.sleep(0.05)
+            if await asyncio.to_thread(lambda: Hand.objects.get(pk=hand.pk).seq) > hand.seq:
+                return
+
+    async_to_sync(run)()
+    assert Hand.objects.get(pk=hand.pk).seq == hand.seq + 1
+
+
+def test_sweeper_wakes_overdue_hands_and_records_its_run() -> None:
+    table, _ = started_table()
+    hand = Hand.objects.get(table=table)
+    overdue(hand)
+    async_to_sync(InProcessTimers().sweep_once)()
+    assert Hand.objects.get(pk=hand.pk).seq == hand.seq + 1
+    assert services.last_sweep() is not None
+
+
+def test_ready_countdown_unseats_the_fourth() -> None:
+    User = get_user_model()
+    users = [User.objects.create_user(f"u{i}", password="pw-123456") for i in range(4)]
+    table = services.create_table(users[0], "zhejiang_caishen", {})
+    for u in users:
+        services.sit(table.pk, u)
+    for u in users[:3]:
+        services.set_ready(table.pk, u)
+    table.refresh_from_db()
+    assert table.ready_deadline is not None
+    token = int(table.ready_deadline.timestamp() * 1000)
+    assert not services.wake("table", table.pk, token)  # early: nothing
+    Table.objects.filter(pk=table.pk).update(ready_deadline=timezone.now().replace(year=2000))
+    table.refresh_from_db()
+    assert table.ready_deadline is not None
+    assert services.wake("table", table.pk, int(table.ready_deadline.timestamp() * 1000))
+    assert not table.seats.filter(user=users[3]).exists()
+    assert table.seats.filter(user__isnull=False).count() == 3
+
+
+def test_checks_refuse_celery_timers_on_the_in_memory_layer(settings: Any) -> None:
+    settings.CAISHEN_TIMERS = "celery"
+    ids = {e.id for e in run_checks()}
+    assert "caishen.E002" in ids
+    settings.CAISHEN_TIMERS = "inprocess"
+    assert "caishen.E002" not in {e.id for e in run_checks()}
+
+
+def test_celery_settlement_settles_once(settings: Any) -> None:
+    from mahjong_platform.celery import app
+
+    settings.CAISHEN_SETTLEMENT = "celery"
+    app.conf.task_always_eager = True
+    try:
+        table, owner = started_table()
+        for _ in range(300):
+            hand = Hand.objects.filter(table=table).order_by("-number").first()
+            assert hand is not None
+            if hand.status == Hand.FINISHED:
+                break
+            overdue(hand)
+            services.wake("hand", hand.pk, hand.seq)
+        hand.refresh_from_db()
+        assert hand.status == Hand.FINISHED and hand.settled
+        balance = Wallet.objects.get(user=owner).balance
+        assert balance == 1000 + hand.deltas[str(table.seats.get(user=owner).position)]
+        assert not services.settle_finished_hand(hand.pk)  # already settled: nothing
+        assert Wallet.objects.get(user=owner).balance == balance
+    finally:
+        app.conf.task_always_eager = False
