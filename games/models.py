@@ -70,7 +70,9 @@ class Seat(models.Model):
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_position"),
-            models.UniqueConstraint(fields=["table", "user"], condition=Q(user__isnull=False), name="one_seat_per_user"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="one_seat_per_user"
+            ),
         ]
 
     @property
@@ -89,6 +91,7 @@ class Hand(models.Model):
     snapshot = models.JSONField()  # the engine's Hand.to_json(), authoritative
     seq = models.PositiveIntegerField(default=0)  # bumped by every applied command
     deadline_at = models.DateTimeField(null=True, blank=True)  # when the current decision times out
+    window_opened_at = models.DateTimeField(null=True, blank=True)  # the open claim window's start
     status = models.CharField(max_length=10, default=PLAYING)
     result = models.JSONField(null=True, blank=True)
     deltas = models.JSONField(null=True, blank=True)  # chair -> wallet units actually settled

@@ -29,7 +29,7 @@ from games.engine.bots import GreedyBot
 from games.engine.hand import CLAIM, ENDED
 from games.engine.hand import Hand as EngineHand
 from games.engine.options import OptionsError
-from games.engine.state import Action, IllegalAction, Result
+from games.engine.state import PASS, Action, IllegalAction, Result
 from games.engine.tiles import TileNotationError
 from games.engine.variants import get_variant
 from games.engine.wall import new_seed
@@ -221,6 +221,7 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
         engine = rules.new_hand(table.options, table.context, seed=seed)
     else:
         seed = engine.seed or ""
+    engine.open_empty_windows = True  # claim protection: see _Step.advance
     row = Hand.objects.create(
         table=table,
         number=table.hands_played + 1,
@@ -263,7 +264,15 @@ class _Step:
         return [e.turn]
 
     def apply(self, action: Action) -> None:
-        self.events.extend(self.engine.apply(action))
+        events = self.engine.apply(action)
+        self.events.extend(events)
+        if self.engine.phase == CLAIM and any(e.kind in ("discard", "add_kong") for e in events):
+            self.row.window_opened_at = self.now
+
+    def has_claim(self, engine_seat: int) -> bool:
+        """Does this seat hold a real claim (more than a pass) in the open window?"""
+        window = self.engine.window
+        return window is not None and bool(window.options.get(engine_seat))
 
     def bot_action(self, engine_seat: int) -> Action:
         rng = random.Random(f"{self.row.seed}:{self.engine.seq}:{engine_seat}")
@@ -286,12 +295,25 @@ class _Step:
                 for s in pending:
                     if self.automatic(s):
                         self.apply(self.bot_action(s))
-                if self.pending() == people:
-                    seconds = (
-                        self.row.table.claim_seconds if self.engine.phase == CLAIM else self.row.table.turn_seconds
-                    )
-                    self.row.deadline_at = self.now + timedelta(seconds=seconds)
+                if self.pending() != people:
+                    continue
+                if self.engine.phase != CLAIM:
+                    self.row.deadline_at = self.now + timedelta(seconds=self.row.table.turn_seconds)
                     return
+                if any(self.has_claim(s) for s in people):
+                    self.row.deadline_at = self.now + timedelta(seconds=self.row.table.claim_seconds)
+                    return
+                # Claim protection: every discard opens a window for every seat, and seats with
+                # nothing to claim pass after one uniform pause, so the pace of play does not
+                # tell who holds a claim.
+                until = (self.row.window_opened_at or self.now) + timedelta(
+                    seconds=float(setting("CAISHEN_DISCARD_PAUSE", 0.6))
+                )
+                if self.now < until:
+                    self.row.deadline_at = until
+                    return
+                for s in people:
+                    self.apply(Action(s, PASS))
                 continue
             if bot_delay > 0:
                 self.row.deadline_at = self.now + timedelta(seconds=bot_delay)
@@ -412,7 +434,9 @@ def _locked_hand(hand_id: int) -> Hand:
 
 
 def _engine(row: Hand) -> EngineHand:
-    return EngineHand.from_json(row.snapshot)
+    engine = EngineHand.from_json(row.snapshot)
+    engine.open_empty_windows = True  # claim protection: see _Step.advance
+    return engine
 
 
 def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
@@ -480,7 +504,10 @@ def wake(kind: str, obj_id: int, token: int) -> bool:
             default = step.engine.timeout_action(engine_seat)
             if default is None:
                 continue
+            counts_as_timeout = step.engine.phase != CLAIM or step.has_claim(engine_seat)
             step.apply(default)
+            if not counts_as_timeout:
+                continue  # the uniform pass of a seat with nothing to claim
             seat = step.seat_at(engine_seat)
             seat.timeouts += 1
             if seat.timeouts >= AUTO_AFTER_TIMEOUTS:

@@ -37,6 +37,7 @@ GOLDEN = {
 @pytest.fixture(autouse=True)
 def live_settings(settings: Any) -> None:
     settings.CAISHEN_BOT_DELAY = 0
+    settings.CAISHEN_DISCARD_PAUSE = 0
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_TIMERS = "inprocess"
 
@@ -141,8 +142,9 @@ def test_four_seats_play_a_rigged_hand_to_settlement(players: list[Any]) -> None
         assert {"seat": "S", "do": "win"} in south["hand"]["view"]["legal_actions"]
         # W holds 6s 6s: a pung.  N holds nothing to claim and is told nothing.
         assert {"seat": "W", "do": "pung"} in clients[2].frames[-1]["hand"]["view"]["legal_actions"]
-        assert clients[3].frames[-1]["hand"]["view"]["legal_actions"] == []
-        assert clients[3].frames[-1]["hand"]["view"]["window"] is None
+        # Claim protection: every seat sees the window; N may only pass, like anyone without a claim.
+        assert clients[3].frames[-1]["hand"]["view"]["legal_actions"] == [{"seat": "N", "do": "pass"}]
+        assert clients[3].frames[-1]["hand"]["view"]["window"] is not None
         # Two claims on one tile: W's pung arrives first, S's win still takes it (win > pung).
         await clients[2].act(hand.pk, south["hand"]["seq"], do="pung")
         for c in [*clients, watcher]:
@@ -222,3 +224,28 @@ def test_stale_or_early_timer_changes_nothing(players: list[Any]) -> None:
     after = Hand.objects.get(pk=hand.pk)
     assert after.seq == hand.seq + 1
     assert after.snapshot != before
+
+
+def test_seats_without_a_claim_pass_after_one_uniform_pause(players: list[Any], settings: Any) -> None:
+    settings.CAISHEN_DISCARD_PAUSE = 5
+    table = seated_table(players)
+    for p in players[:3]:
+        services.set_ready(table.pk, p)
+    original = services.start_match
+    services.start_match = lambda t, first_hand=None: original(t, rigged())  # type: ignore[assignment]
+    try:
+        services.set_ready(table.pk, players[3])
+    finally:
+        services.start_match = original  # type: ignore[assignment]
+    hand = Hand.objects.get(table=table)
+    services.submit(hand.pk, players[0], {"do": "discard", "tile": "C"}, hand.seq)
+    hand.refresh_from_db()
+    # Nobody can claim C, yet the window stays open for the same pause as any other discard.
+    assert hand.snapshot["phase"] == "claim"
+    assert hand.deadline_at is not None and hand.window_opened_at is not None
+    assert abs((hand.deadline_at - hand.window_opened_at).total_seconds() - 5) < 0.01
+    Hand.objects.filter(pk=hand.pk).update(deadline_at=hand.deadline_at.replace(year=2000))
+    assert services.wake("hand", hand.pk, hand.seq)
+    hand.refresh_from_db()
+    assert hand.snapshot["phase"] == "play" and hand.snapshot["turn"] == 1
+    assert all(s.timeouts == 0 for s in table.seats.all())  # a uniform pass is no timeout

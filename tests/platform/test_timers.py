@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def live_settings(settings: Any) -> None:
     settings.CAISHEN_BOT_DELAY = 0
+    settings.CAISHEN_DISCARD_PAUSE = 0
     settings.CAISHEN_SWEEP_SECONDS = 0
 
 
