@@ -70,6 +70,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         user = self.scope.get("user")
         return services.state_for(table, user if self.position is not None else None)
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        # A malformed frame gets an error reply; it must never close or crash the table.
+        if text_data is None:
+            await self.send_json({"type": "error", "reason": "send JSON text frames"})
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except ValueError:
+            await self.send_json({"type": "error", "reason": "messages are JSON objects"})
+            return
+        await self.receive_json(content)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self.send_json({"type": "error", "reason": "messages are JSON objects"})

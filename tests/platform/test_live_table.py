@@ -249,3 +249,53 @@ def test_seats_without_a_claim_pass_after_one_uniform_pause(players: list[Any], 
     hand.refresh_from_db()
     assert hand.snapshot["phase"] == "play" and hand.snapshot["turn"] == 1
     assert all(s.timeouts == 0 for s in table.seats.all())  # a uniform pass is no timeout
+
+
+def test_malformed_messages_and_reconnect(players: list[Any]) -> None:
+    table = seated_table(players)
+    for p in players:
+        services.set_ready(table.pk, p)
+    hand = Hand.objects.get(table=table)
+
+    async def scenario() -> None:
+        c = Client(table, players[0])
+        first = await c.open()
+        assert first["type"] == "snapshot" and first["you"] == 0
+        await c.comm.send_to(text_data="{not json")  # must not crash the table
+        await c.comm.send_json_to(["a", "list"])
+        await c.comm.send_json_to({"type": "launch"})
+        await c.comm.send_json_to(
+            {"type": "act", "hand": hand.pk, "seq": hand.seq, "action": {"do": "discard", "tile": "9z"}}
+        )
+        await c.comm.send_json_to({"type": "act", "hand": hand.pk, "seq": hand.seq, "action": "discard"})
+        await c.comm.send_json_to({"type": "act", "hand": hand.pk, "seq": hand.seq, "action": {"do": "fly"}})
+        replies = await c.drain()
+        kinds = [r["type"] for r in replies]
+        assert kinds.count("refused") == 3 and "error" in kinds, replies
+        # A heartbeat that is behind gets a snapshot; an up-to-date one a pong.
+        await c.comm.send_json_to({"type": "ping", "seq": hand.seq - 1})
+        assert (await c.recv())["type"] == "snapshot"
+        await c.comm.send_json_to({"type": "ping", "seq": hand.seq})
+        assert await c.recv() == {"type": "pong", "seq": hand.seq}
+        await c.comm.disconnect()
+        # Reconnecting puts the player back in the seat with a fresh snapshot.
+        again = Client(table, players[0])
+        snap = await again.open()
+        assert snap["you"] == 0 and snap["hand"]["seq"] == hand.seq
+        assert snap["hand"]["view"]["players"][0]["hand"] is not None
+        await again.comm.disconnect()
+
+    async_to_sync(scenario)()
+    assert Hand.objects.get(pk=hand.pk).seq == hand.seq  # nothing moved
+    assert table.seats.get(position=0).disconnects == 2
+
+
+def test_private_table_refuses_strangers(players: list[Any]) -> None:
+    table = services.create_table(players[0], "zhejiang_caishen", {}, is_private=True)
+
+    async def scenario() -> None:
+        c = Client(table, players[1])
+        connected, code = await c.comm.connect()
+        assert not connected or code == 4403
+
+    async_to_sync(scenario)()
