@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+
 from games.engine.variants.base import Variant
 
 _REGISTRY: dict[str, Variant] = {}
@@ -14,10 +17,16 @@ def register(variant: Variant) -> Variant:
     return variant
 
 
+# One module per rule set (SPEC.md D0..D4), imported for its side effect of registering.
+# A module not written yet is skipped, so rule sets can land one at a time.
+VARIANT_MODULES = ("zhejiang_caishen", "zhedong_de", "wenzhou", "zhangzhou", "dongbei")
+
+
 def _load() -> None:
-    # Imported for their side effect of registering; kept here so that importing
-    # the registry is enough to see every rule set.
-    from games.engine.variants import zhejiang_caishen  # noqa: F401
+    for name in VARIANT_MODULES:
+        module = f"games.engine.variants.{name}"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
 
 
 def get_variant(key: str) -> Variant:
