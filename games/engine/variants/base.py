@@ -1,5 +1,8 @@
 """The variant framework: a rule set is a ``Variant`` whose hooks the hand machine calls.
 
+Adding a rule set?  Read docs/engine.md first: it says how, and which shared files you may
+touch (only additively, with defaults that keep every other rule set unchanged).
+
 Defaults here are the plain rules most sets share; a variant overrides only
 what its text changes.  Hooks that may refuse an action return a reason string
 (shown to the player) or ``None``.
