@@ -65,9 +65,19 @@ def seat_list(seats: list[Seat]) -> list[dict[str, Any]]:
     return out
 
 
+def match_scores(table: Table) -> dict[str, int]:
+    """Wallet units won or lost per chair over the finished hands of this match."""
+    totals = {str(p): 0 for p in range(4)}
+    for deltas in Hand.objects.filter(table=table, settled=True).values_list("deltas", flat=True):
+        for chair, units in (deltas or {}).items():
+            totals[chair] = totals.get(chair, 0) + int(units)
+    return totals
+
+
 def table_info(table: Table) -> dict[str, Any]:
     rules = get_variant(table.variant)
     return {
+        "scores": match_scores(table),
         "id": table.pk,
         "variant": table.variant,
         "variant_name": rules.display_name,
