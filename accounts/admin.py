@@ -1,1 +1,70 @@
-# Admin registrations for the account models arrive with the models themselves.
+"""Admin for profiles, wallets and the ledger.
+
+Units never move through the admin: balances are read-only here and the ledger cannot be added
+to, changed or deleted.  Staff credit or debit a wallet on the account pages' staff form, which
+posts a ledger row through ``accounts.services``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import LedgerEntry, Profile, Wallet
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "display_name", "language"]
+    list_filter = ["language"]
+    search_fields = ["user__username", "display_name"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Wallet)
+class WalletAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "kind", "balance", "updated_at"]
+    list_filter = ["kind"]
+    search_fields = ["user__username"]
+    readonly_fields = fields = ("user", "kind", "balance", "updated_at", "adjust_link")
+
+    @admin.display(description=_("Credit or debit"))
+    def adjust_link(self, wallet: Wallet) -> str:
+        if not wallet.user_id:
+            return "-"
+        url = reverse("accounts:staff_adjust", kwargs={"user_id": wallet.user_id})
+        return format_html('<a href="{}">{}</a>', url, _("Credit or debit this wallet"))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # Wallets open with their user (accounts.signals); the system wallet opens on first use.
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # View only: saving the form would write back the balance it loaded, racing settlement.
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    list_display = ["id", "created_at", "wallet", "amount", "balance_after", "reason", "reference", "created_by"]
+    list_filter = ["reason"]
+    search_fields = ["reference", "note", "wallet__user__username"]
+    list_select_related = ["wallet__user", "created_by"]
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -11,14 +11,21 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Profile(models.Model):
     LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
-    display_name = models.CharField(max_length=40, blank=True)
-    language = models.CharField(max_length=8, choices=LANGUAGES, default="zh-hans")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user")
+    )
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    language = models.CharField(_("language"), max_length=8, choices=LANGUAGES, default="zh-hans")
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()
@@ -32,16 +39,23 @@ class Wallet(models.Model):
     """Integer units.  ``user`` is empty only for the system account (escape penalties)."""
 
     KIND_PLAYER, KIND_SYSTEM = "player", "system"
-    KINDS = [(KIND_PLAYER, "player"), (KIND_SYSTEM, "system")]
+    KINDS = [(KIND_PLAYER, _("player")), (KIND_SYSTEM, _("system"))]
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet", null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="wallet",
+        null=True,
+        blank=True,
+        verbose_name=_("user"),
     )
-    kind = models.CharField(max_length=8, choices=KINDS, default=KIND_PLAYER)
-    balance = models.BigIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    kind = models.CharField(_("kind"), max_length=8, choices=KINDS, default=KIND_PLAYER)
+    balance = models.BigIntegerField(_("balance"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("wallet")
+        verbose_name_plural = _("wallets")
         constraints = [
             models.CheckConstraint(condition=Q(balance__gte=0), name="wallet_balance_never_negative"),
             models.UniqueConstraint(fields=["kind"], condition=Q(kind="system"), name="one_system_wallet"),
@@ -60,28 +74,35 @@ class LedgerEntry(models.Model):
     STAFF_DEBIT = "staff_debit"
     ESCAPE_PENALTY = "escape_penalty"
     REASONS = [
-        (GRANT, "starting grant"),
-        (HAND, "hand settlement"),
-        (STAFF_CREDIT, "staff credit"),
-        (STAFF_DEBIT, "staff debit"),
-        (ESCAPE_PENALTY, "escape penalty"),
+        (GRANT, _("starting grant")),
+        (HAND, _("hand settlement")),
+        (STAFF_CREDIT, _("staff credit")),
+        (STAFF_DEBIT, _("staff debit")),
+        (ESCAPE_PENALTY, _("escape penalty")),
     ]
 
-    wallet = models.ForeignKey(Wallet, on_delete=models.PROTECT, related_name="entries")
-    amount = models.BigIntegerField()  # signed: + credit, - debit
-    balance_after = models.BigIntegerField()
-    reason = models.CharField(max_length=16, choices=REASONS)
+    wallet = models.ForeignKey(Wallet, on_delete=models.PROTECT, related_name="entries", verbose_name=_("wallet"))
+    amount = models.BigIntegerField(_("amount"))  # signed: + credit, - debit
+    balance_after = models.BigIntegerField(_("balance after"))
+    reason = models.CharField(_("reason"), max_length=16, choices=REASONS)
     # What the movement is for, e.g. "hand:42"; one entry per wallet and reference keeps
     # settlement idempotent even if it runs twice.
-    reference = models.CharField(max_length=64, blank=True, default="")
-    note = models.TextField(blank=True, default="")
+    reference = models.CharField(_("reference"), max_length=64, blank=True, default="")
+    note = models.TextField(_("note"), blank=True, default="")
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:
         ordering = ["-id"]
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
         constraints = [
             models.UniqueConstraint(
                 fields=["wallet", "reference"], condition=~Q(reference=""), name="one_entry_per_wallet_reference"

@@ -29,6 +29,19 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str, default: int, minimum: int | None = None) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {number}")
+    return number
+
+
 # WARNING: the fallback key is public (it is in the repository).  It exists so that tests and
 # `manage.py` work out of the box; any deployment must set DJANGO_SECRET_KEY.  scripts/run.sh
 # generates a private key under var/ for the embedded mode.
@@ -51,6 +64,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
+    "drf_spectacular",
+    # Swagger UI's files, served from our own static files: /api/docs/ needs no CDN.
+    "drf_spectacular_sidecar",
     "accounts",
     "games",
 ]
@@ -59,6 +75,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before CommonMiddleware: picks the language from the cookie that
+    # set_language and the profile page write, else from Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -139,14 +158,42 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+
+# OpenAPI at /api/schema/, Swagger UI at /api/docs/ with its files from the sidecar app.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Caishen API",
+    "DESCRIPTION": "Accounts, wallets and ledger, rule sets and tables of the Caishen mahjong platform. "
+    "Session authentication: sign in on the site first; unsafe methods need the CSRF token.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Caishen ------------------------------------------------------------------------------------
+
+# Units every new account receives (a "grant" ledger row).
+CAISHEN_STARTING_GRANT = env_int("CAISHEN_STARTING_GRANT", 1000, minimum=0)
+# A player must hold this many times the table's stake to sit down (the lobby enforces it).
+CAISHEN_SIT_MULTIPLE = env_int("CAISHEN_SIT_MULTIPLE", 20, minimum=0)
 
 # --- i18n ---------------------------------------------------------------------------------------
 
 LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+# Our catalogue: locale/zh_Hans/LC_MESSAGES/django.po and the compiled django.mo (committed).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True

@@ -1,0 +1,157 @@
+"""The account API: /api/account/, its ledger (JSON pages or CSV) and staff adjustments."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import generics, permissions, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import BasePagination, PageNumberPagination
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import ledger_export, services
+from accounts.language import remember_language
+from accounts.models import LedgerEntry, Profile
+from accounts.serializers import AccountSerializer, AdjustSerializer, LedgerEntrySerializer
+
+
+class CSVRenderer(BaseRenderer):
+    """The ledger as CSV (``?format=csv`` or ``ledger.csv``): the same columns as the account page's export."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        if not isinstance(data, list):  # an error body: one "detail" column
+            data = [] if data is None else [data]
+            out = io.StringIO()
+            writer = csv.writer(out)
+            writer.writerow(["detail"])
+            for item in data:
+                writer.writerow([item.get("detail", item) if isinstance(item, dict) else item])
+            return out.getvalue().encode()
+        return "".join(ledger_export.lines(data)).encode()
+
+
+class LedgerPagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+@extend_schema_view(
+    get=extend_schema(summary="The signed-in account", tags=["account"]),
+    patch=extend_schema(summary="Change display name or language", tags=["account"]),
+)
+class AccountView(generics.RetrieveUpdateAPIView):
+    """Username, display name, language (zh-hans or en) and wallet balance of the signed-in user.
+
+    PATCH changes the display name and the language; a new language also sets the language cookie.
+    """
+
+    serializer_class = AccountSerializer
+    http_method_names = ["get", "patch", "head", "options"]
+
+    def get_object(self) -> Profile:
+        services.open_account(self.request.user)
+        return Profile.objects.select_related("user__wallet").get(user=self.request.user)
+
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response = super().partial_update(request, *args, **kwargs)
+        if "language" in request.data:
+            remember_language(response, response.data["language"])
+        return response
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="The signed-in account's ledger, newest first",
+        description="JSON pages (`page`, `page_size`), or every entry as CSV with `?format=csv` "
+        "or at `/api/account/ledger.csv`.",
+        tags=["account"],
+    )
+)
+class LedgerView(generics.ListAPIView):
+    serializer_class = LedgerEntrySerializer
+    pagination_class: type[BasePagination] | None = LedgerPagination
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+
+    def get_queryset(self) -> QuerySet[LedgerEntry]:
+        wallet = services.open_account(self.request.user)
+        return LedgerEntry.objects.filter(wallet=wallet).order_by("-id")
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if getattr(request.accepted_renderer, "format", None) == "csv":
+            response = Response(list(self.get_queryset()))
+            response["Content-Disposition"] = f'attachment; filename="caishen-ledger-{request.user.pk}.csv"'
+            return response
+        return super().list(request, *args, **kwargs)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="The signed-in account's whole ledger as CSV, newest first",
+        description="Columns: " + ", ".join(ledger_export.HEADER) + ".",
+        operation_id="account_ledger_csv",
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+        tags=["account"],
+    )
+)
+class LedgerCSVView(LedgerView):
+    pagination_class = None
+    renderer_classes = [CSVRenderer]
+
+
+class IsStaff(permissions.BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
+
+
+@extend_schema(
+    summary="Staff: credit or debit a user's wallet",
+    description="Posts a `staff_credit` (amount > 0) or `staff_debit` (amount < 0) ledger row with the "
+    "written reason as its note. A debit larger than the balance is refused with 400 and changes nothing.",
+    request=AdjustSerializer,
+    responses={
+        201: LedgerEntrySerializer,
+        400: OpenApiResponse(OpenApiTypes.OBJECT, description="Invalid amount or note, or insufficient funds."),
+        403: OpenApiResponse(description="Not staff."),
+        404: OpenApiResponse(description="No such user."),
+    },
+    tags=["account"],
+)
+class AdjustView(APIView):
+    permission_classes = [IsStaff]
+    serializer_class = AdjustSerializer
+
+    def post(self, request: Request, user_id: int) -> Response:
+        owner = get_object_or_404(get_user_model(), pk=user_id)
+        serializer = AdjustSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        wallet = services.open_account(owner)
+        try:
+            entry = services.adjust(
+                wallet, serializer.validated_data["amount"], serializer.validated_data["note"], by=request.user
+            )
+        except services.InsufficientFunds:
+            raise ValidationError(
+                {
+                    "amount": [
+                        _("A debit of %(amount)s would take the balance (%(balance)s) below zero. Nothing was changed.")
+                        % {"amount": -serializer.validated_data["amount"], "balance": wallet.balance}
+                    ]
+                }
+            ) from None
+        return Response(LedgerEntrySerializer(entry).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,19 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/done/", views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("profile/", views.profile, name="profile"),
+    path("wallet/", views.wallet, name="wallet"),
+    path("ledger.csv", views.ledger_csv, name="ledger_csv"),
+    path("staff/wallets/", views.staff_wallets, name="staff_wallets"),
+    path("staff/wallets/<int:user_id>/", views.staff_adjust, name="staff_adjust"),
+]
