@@ -187,6 +187,33 @@ SPECTACULAR_SETTINGS = {
 CAISHEN_STARTING_GRANT = env_int("CAISHEN_STARTING_GRANT", 1000, minimum=0)
 # A player must hold this many times the table's stake to sit down (the lobby enforces it).
 CAISHEN_SIT_MULTIPLE = env_int("CAISHEN_SIT_MULTIPLE", 20, minimum=0)
+# The house's opening float: bots play for the system wallet, which must be able to pay.
+CAISHEN_HOUSE_FLOAT = env_int("CAISHEN_HOUSE_FLOAT", 1_000_000, minimum=0)
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    return float(value) if value else default
+
+
+# Live tables (docs/protocol.md, docs/operations.md).
+# Timers: "inprocess" (asyncio inside the one daphne process: embedded) or "celery" (scaled).
+CAISHEN_TIMERS = os.environ.get("CAISHEN_TIMERS", "inprocess").strip() or "inprocess"
+# Settlement: "inline" in the hand's transaction (embedded) or "celery" (a task on commit).
+CAISHEN_SETTLEMENT = os.environ.get("CAISHEN_SETTLEMENT", "inline").strip() or "inline"
+# How many server processes serve the tables (the system check refuses in-process timers for >1).
+CAISHEN_PROCESSES = env_int("CAISHEN_PROCESSES", 1, minimum=1)
+CAISHEN_BOT_DELAY = env_float("CAISHEN_BOT_DELAY", 0.8)  # seconds a bot "thinks" on its turn
+CAISHEN_DISCARD_PAUSE = env_float("CAISHEN_DISCARD_PAUSE", 0.6)  # the uniform claim-window pause
+CAISHEN_BETWEEN_HANDS_SECONDS = env_float("CAISHEN_BETWEEN_HANDS_SECONDS", 6)
+CAISHEN_READY_SECONDS = env_int("CAISHEN_READY_SECONDS", 30, minimum=1)  # the fourth seat's countdown
+CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-deadline sweeper
+
+# Celery (scaled mode only; the embedded mode never starts a worker).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = "UTC"
 
 # --- i18n ---------------------------------------------------------------------------------------
 
