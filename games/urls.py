@@ -6,4 +6,14 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/", views.rules_index, name="rules"),
+    path("rules/<slug:key>/", views.rules_detail, name="rule"),
+    path("tables/", views.lobby, name="lobby"),
+    path("tables/new/", views.create, name="create"),
+    path("tables/join/", views.join, name="join"),
+    path("tables/<int:pk>/", views.table, name="table"),
+    path("tables/<int:pk>/sit/", views.sit, name="sit"),
+    path("tables/<int:pk>/stand/", views.stand, name="stand"),
+    path("tables/<int:pk>/ready/", views.ready, name="ready"),
+    path("tables/<int:pk>/bots/", views.bots, name="bots"),
 ]

@@ -1,9 +1,283 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Pages of the games app: home, rules, the lobby, creating and joining tables, the table page.
 
-from games.engine.variants import all_variants
+Tables change only through ``games.services``; these views turn its ``Refused``
+messages into form errors or flash messages.  Who may open a private table is
+decided by :func:`can_open`, shared with the REST API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.base import SessionBase
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import rules, services
+from games.engine.variants import all_variants, get_variant
+from games.forms import JoinForm, LobbyFilterForm, TableForm, variant_or_default
+from games.models import Table
+
+ROOM_CODES_SESSION_KEY = "caishen_room_codes"  # room codes this browser has entered
+LISTED_STATUSES = (Table.WAITING, Table.PLAYING)
 
 
+# ----------------------------------------------------------------------- access rules
+def remember_room_code(session: SessionBase, table: Table) -> None:
+    codes = list(session.get(ROOM_CODES_SESSION_KEY, []))
+    if table.room_code not in codes:
+        codes.append(table.room_code)
+        session[ROOM_CODES_SESSION_KEY] = codes[-50:]
+
+
+def can_open(user: Any, session: SessionBase | None, table: Table) -> bool:
+    """A public table is open to all; a private one to its owner, its players and holders of its code."""
+    if not table.is_private:
+        return True
+    signed_in = user is not None and user.is_authenticated
+    if signed_in and (table.owner_id == user.pk or table.seats.filter(user=user).exists()):
+        return True
+    return session is not None and table.room_code in session.get(ROOM_CODES_SESSION_KEY, [])
+
+
+def table_for(request: HttpRequest, pk: int) -> Table:
+    """The table ``pk`` if this request may open it; 404 otherwise (a private table is not confirmed)."""
+    table = get_object_or_404(Table, pk=pk)
+    if not can_open(request.user, request.session, table):
+        raise Http404("no such table")
+    return table
+
+
+def with_seat_counts(tables: QuerySet[Table]) -> QuerySet[Table]:
+    return tables.annotate(
+        seats_taken=Count("seats", filter=Q(seats__user__isnull=False) | Q(seats__is_bot=True))
+    ).order_by("-created_at", "-pk")
+
+
+def my_tables(user: Any) -> QuerySet[Table]:
+    """Unfinished tables the user owns or sits at (a subquery: a join would skew the seat counts)."""
+    seated = Table.objects.filter(seats__user=user).values("pk")
+    return Table.objects.filter(Q(owner=user) | Q(pk__in=seated), status__in=LISTED_STATUSES)
+
+
+def rows(tables: QuerySet[Table], limit: int) -> list[Table]:
+    """The lobby's rows: seat counts annotated, each with its rule set's display name."""
+    names = {v.key: v.display_name for v in all_variants()}
+    out = list(with_seat_counts(tables)[:limit])
+    for t in out:
+        t.variant_name = names.get(t.variant, t.variant)  # type: ignore[attr-defined]
+    return out
+
+
+def me(request: HttpRequest) -> User:
+    """The signed-in user (behind ``login_required``)."""
+    return cast(User, request.user)
+
+
+# ----------------------------------------------------------------------------- pages
 def home(request: HttpRequest) -> HttpResponse:
     """The landing page: what the platform is and which rule sets it plays."""
     return render(request, "games/home.html", {"variants": all_variants()})
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/rules_index.html", {"variants": all_variants()})
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return str(value)
+
+
+def option_rows(variant: Any) -> list[dict[str, Any]]:
+    """The rules page's options table: key, label, default and allowed values; HOUSE values flagged."""
+    rows = []
+    for option in variant.options_schema.all():
+        if option.choices:
+            allowed = ", ".join(_value(c) for c in option.choices)
+        elif option.type is bool:
+            allowed = _("yes or no")
+        elif option.minimum is not None and option.maximum is not None:
+            allowed = f"{option.minimum}–{option.maximum}"
+        elif option.minimum is not None:
+            allowed = f"≥ {option.minimum}"
+        elif option.maximum is not None:
+            allowed = f"≤ {option.maximum}"
+        else:
+            allowed = _("any")
+        rows.append(
+            {
+                "key": option.key,
+                "label": option.label,
+                "help": option.help,
+                "type": option.type.__name__,
+                "default": _value(option.default),
+                "allowed": allowed,
+                "house": option.house,
+            }
+        )
+    return rows
+
+
+def rules_detail(request: HttpRequest, key: str) -> HttpResponse:
+    try:
+        variant = get_variant(key)
+    except ValueError:
+        raise Http404("no such rule set") from None
+    html = rules.render(variant.key)
+    return render(
+        request,
+        "games/rules_detail.html",
+        {
+            "variant": variant,
+            "options": option_rows(variant),
+            "rules_html": mark_safe(html) if html is not None else None,  # noqa: S308 — our own files
+        },
+    )
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Public tables, filtered by rule set and status; the join-by-code form; the user's own tables."""
+    filters = LobbyFilterForm(request.GET or None)
+    tables = Table.objects.filter(is_private=False, status__in=LISTED_STATUSES)
+    # Filter on the raw values: a rule set not (yet) registered simply has no tables.
+    if variant := request.GET.get("variant"):
+        tables = tables.filter(variant=variant)
+    if (wanted := request.GET.get("status")) in LISTED_STATUSES:
+        tables = tables.filter(status=wanted)
+    mine = Table.objects.none()
+    if request.user.is_authenticated:
+        mine = my_tables(request.user)
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "tables": rows(tables, 200),
+            "my_tables": rows(mine, 50),
+            "filters": filters,
+            "join_form": JoinForm(),
+        },
+    )
+
+
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    """Create a table: the variant is chosen first (``?variant=``), then its options and the table's terms."""
+    key = request.POST.get("variant") if request.method == "POST" else request.GET.get("variant")
+    variant = variant_or_default(key)
+    refused = None
+    if request.method == "POST":
+        form = TableForm(variant, request.POST)
+        if form.is_valid():
+            try:
+                table = services.create_table(me(request), **form.create_kwargs())
+            except services.Refused as exc:
+                refused = str(exc)
+            else:
+                if table.is_private:
+                    remember_room_code(request.session, table)
+                return redirect("games:table", pk=table.pk)
+    else:
+        form = TableForm(variant)
+    return render(
+        request,
+        "games/create.html",
+        {"form": form, "variant": variant, "variants": all_variants(), "refused": refused},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest) -> HttpResponse:
+    """Join a table by its room code: remember the code in the session and open the table."""
+    if request.method == "GET":
+        return redirect("games:lobby")
+    form = JoinForm(request.POST)
+    table = None
+    if form.is_valid():
+        table = Table.objects.filter(room_code=form.cleaned_data["room_code"]).first()
+        if table is None:
+            form.add_error("room_code", _("No table has this room code."))
+    if table is None:
+        filters = LobbyFilterForm()
+        tables = Table.objects.filter(is_private=False, status__in=LISTED_STATUSES)
+        return render(
+            request,
+            "games/lobby.html",
+            {
+                "tables": rows(tables, 200),
+                "my_tables": [],
+                "filters": filters,
+                "join_form": form,
+            },
+            status=400,
+        )
+    remember_room_code(request.session, table)
+    return redirect("games:table", pk=table.pk)
+
+
+def table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live table: the page the browser's table module renders into (``games/table.html``)."""
+    table = table_for(request, pk)
+    user = request.user if request.user.is_authenticated else None
+    seated = user is not None and table.seats.filter(user=user).exists()
+    context = {
+        "table": table,
+        "variant": get_variant(table.variant),
+        "ws_path": f"/ws/table/{table.pk}/",
+        "seated": seated,
+        "is_owner": user is not None and table.owner_id == user.pk,
+        "initial_state": services.state_for(table, user),
+        "min_balance": services.min_balance(table),
+        "room_code": table.room_code if table.is_private else None,
+        "api_base": reverse("games_api:table", args=[table.pk]),
+    }
+    return render(request, "games/table.html", context)
+
+
+# ------------------------------------------------------------- seat actions (HTML forms)
+def _table_action(request: HttpRequest, pk: int, act: Any) -> HttpResponse:
+    """Run one lobby service for a form POST; a refusal becomes a flash message on the table page."""
+    table = table_for(request, pk)
+    if request.method == "POST":
+        try:
+            act(table)
+        except services.Refused as exc:
+            messages.error(request, str(exc))
+    return redirect("games:table", pk=table.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])  # GET only lands a signed-out visitor back on the table after login
+def sit(request: HttpRequest, pk: int) -> HttpResponse:
+    position = request.POST.get("position")
+    chair = int(position) if position is not None and position.isdigit() else None
+    return _table_action(request, pk, lambda t: services.sit(t.pk, me(request), chair))
+
+
+@login_required
+@require_POST
+def stand(request: HttpRequest, pk: int) -> HttpResponse:
+    return _table_action(request, pk, lambda t: services.stand(t.pk, me(request)))
+
+
+@login_required
+@require_POST
+def ready(request: HttpRequest, pk: int) -> HttpResponse:
+    flag = request.POST.get("ready", "true").lower() not in ("0", "false", "no", "")
+    return _table_action(request, pk, lambda t: services.set_ready(t.pk, me(request), flag))
+
+
+@login_required
+@require_POST
+def bots(request: HttpRequest, pk: int) -> HttpResponse:
+    return _table_action(request, pk, lambda t: services.add_bots(t.pk, me(request)))

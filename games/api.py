@@ -1,0 +1,454 @@
+"""The games REST API: rule sets with their options schemas, tables, seat actions, finished hands.
+
+Session authentication with CSRF (the project's DRF defaults).  Tables change only
+through ``games.services``; a ``Refused`` becomes ``400 {"detail": reason}``.  A
+private table is visible (``can_open``) to its owner, its players and whoever
+joined with its room code; to anyone else it does not exist (404).
+
+Hands: ``/api/hands/<id>/`` serves only finished hands, and renders the event log
+for the public (``Event.for_seat(None)``): a running hand's concealed tiles never
+leave the server through this API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import services
+from games.engine.state import SEATS, Event
+from games.engine.variants import all_variants, get_variant
+from games.models import Hand, Table
+from games.views import LISTED_STATUSES, can_open, remember_room_code, with_seat_counts
+
+# ------------------------------------------------------------------------ serializers
+
+
+class OptionSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    type = serializers.ChoiceField(choices=["bool", "int", "str"])
+    default = serializers.JSONField()
+    label = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField())
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+    house = serializers.BooleanField(help_text="A HOUSE value: the source text is silent, SPEC.md chose the default.")
+    help = serializers.CharField(allow_blank=True)
+
+
+class RuleSetSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    display_name = serializers.CharField()
+    source = serializers.CharField(help_text="The rule document in shared/rules.")
+    spec_section = serializers.CharField(help_text="Its section of rules/SPEC.md, e.g. D0.")
+    options = OptionSerializer(many=True)
+    rules_url = serializers.CharField(help_text="The rules page.")
+
+
+def ruleset_data(key: str) -> dict[str, Any]:
+    variant = get_variant(key)
+    return {**variant.describe(), "rules_url": reverse("games:rule", args=[variant.key])}
+
+
+class TableSerializer(serializers.ModelSerializer):
+    variant_name = serializers.SerializerMethodField()
+    owner = serializers.CharField(source="owner.get_username", read_only=True)
+    seats_taken = serializers.SerializerMethodField()
+    room_code = serializers.SerializerMethodField(help_text="Private tables only: the code to invite players.")
+    url = serializers.SerializerMethodField(help_text="The table page.")
+
+    class Meta:
+        model = Table
+        fields = [
+            "id",
+            "variant",
+            "variant_name",
+            "options",
+            "stake",
+            "hands_total",
+            "hands_played",
+            "turn_seconds",
+            "claim_seconds",
+            "is_private",
+            "room_code",
+            "status",
+            "owner_id",
+            "owner",
+            "seats_taken",
+            "created_at",
+            "url",
+        ]
+        read_only_fields = fields
+
+    def get_variant_name(self, table: Table) -> str:
+        try:
+            return get_variant(table.variant).display_name
+        except ValueError:
+            return table.variant
+
+    def get_seats_taken(self, table: Table) -> int:
+        taken = getattr(table, "seats_taken", None)
+        if taken is None:
+            taken = table.seats.filter(Q(user__isnull=False) | Q(is_bot=True)).count()
+        return int(taken)
+
+    def get_room_code(self, table: Table) -> str | None:
+        # Every table this serializer renders is one the reader may open (can_open).
+        return table.room_code if table.is_private else None
+
+    def get_url(self, table: Table) -> str:
+        return reverse("games:table", args=[table.pk])
+
+
+class TableCreateSerializer(serializers.Serializer):
+    variant = serializers.CharField(help_text="A rule set key, e.g. zhejiang_caishen.")
+    options = serializers.DictField(
+        required=False, default=dict, help_text="Options of the rule set's schema; unset ones take their default."
+    )
+    stake = serializers.IntegerField(default=1, max_value=1_000_000, help_text="底分/底注: wallet units per point.")
+    hands_total = serializers.IntegerField(default=4, help_text="Hands in the match (1–64).")
+    turn_seconds = serializers.IntegerField(default=20, help_text="Seconds per turn (5–300).")
+    claim_seconds = serializers.IntegerField(default=8, help_text="Seconds per claim window (3–120).")
+    is_private = serializers.BooleanField(default=False, help_text="Unlisted; players join with the room code.")
+
+
+class SitSerializer(serializers.Serializer):
+    position = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=3, help_text="A chair 0..3; any free one if omitted."
+    )
+
+
+class ReadySerializer(serializers.Serializer):
+    ready = serializers.BooleanField(default=True, help_text="true confirms the stake; false takes it back.")
+
+
+class JoinSerializer(serializers.Serializer):
+    room_code = serializers.CharField(max_length=16)
+
+
+class HandEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    seat = serializers.CharField(required=False, help_text="The acting seat wind, E being the dealer.")
+
+
+class HandSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    number = serializers.IntegerField()
+    dealer_position = serializers.IntegerField()
+    winds = serializers.DictField(child=serializers.CharField(), help_text="Chair → seat wind in this hand.")
+    result = serializers.JSONField(help_text="status, winner, from, self_drawn, deltas (points per wind), breakdown.")
+    deltas = serializers.DictField(child=serializers.IntegerField(), help_text="Chair → wallet units settled.")
+    seed = serializers.CharField()
+    seed_hash = serializers.CharField(help_text="SHA-256 commitment shown while the hand ran.")
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField()
+    revealed = serializers.DictField(child=serializers.CharField(), help_text="Seat wind → concealed hand at the end.")
+    events = HandEventSerializer(many=True, help_text="The public event log, in order.")
+
+
+class HandSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Hand
+        fields = ["id", "number", "dealer_position", "status", "deltas", "seed_hash", "started_at", "finished_at"]
+        read_only_fields = fields
+
+
+DETAIL = OpenApiResponse(OpenApiTypes.OBJECT, description='`{"detail": reason}`')
+STATE = OpenApiResponse(
+    OpenApiTypes.OBJECT, description="The table snapshot, as the socket sends it (docs/protocol.md)."
+)
+
+
+# ----------------------------------------------------------------------------- helpers
+def refused(reason: str, code: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    return Response({"detail": reason}, status=code)
+
+
+def invalid(errors: Any) -> Response:
+    """A 400 whose ``detail`` reads as one sentence, with DRF's per-field errors beside it."""
+    detail = "invalid request"
+    first = next(iter(errors.items()), None) if isinstance(errors, dict) else None
+    if first is not None:
+        field, messages = first
+        message = messages[0] if isinstance(messages, list) and messages else messages
+        detail = f"{field}: {message}" if field != "non_field_errors" else str(message)
+    return Response({"detail": detail, "errors": errors}, status=status.HTTP_400_BAD_REQUEST)
+
+
+def visible_table(request: Request, pk: int) -> Table:
+    table = get_object_or_404(Table, pk=pk)
+    if not can_open(request.user, request.session, table):
+        raise Http404("no such table")
+    return table
+
+
+def state(request: Request, table: Table) -> dict[str, Any]:
+    table.refresh_from_db()
+    user = request.user if request.user.is_authenticated else None
+    data = services.state_for(table, user)
+    data["room_code"] = table.room_code if table.is_private else None
+    return data
+
+
+# ------------------------------------------------------------------------------ rule sets
+@extend_schema(summary="Every rule set with its options schema", responses=RuleSetSerializer(many=True), tags=["rules"])
+class RuleSetListView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request) -> Response:
+        return Response([ruleset_data(v.key) for v in all_variants()])
+
+
+@extend_schema(
+    summary="One rule set with its options schema",
+    responses={200: RuleSetSerializer, 404: DETAIL},
+    tags=["rules"],
+)
+class RuleSetDetailView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, key: str) -> Response:
+        try:
+            return Response(ruleset_data(key))
+        except ValueError:
+            return refused(f"no rule set {key!r}", status.HTTP_404_NOT_FOUND)
+
+
+# --------------------------------------------------------------------------------- tables
+@extend_schema_view(
+    get=extend_schema(
+        summary="Public tables and your own",
+        description="Public tables that wait or play, and every unfinished table you own or sit at. "
+        "Filter with `variant` and `status`.",
+        parameters=[
+            OpenApiParameter("variant", str, description="A rule set key."),
+            OpenApiParameter("status", str, enum=[s for s, _ in Table.STATUSES]),
+        ],
+        responses=TableSerializer(many=True),
+        tags=["tables"],
+    ),
+    post=extend_schema(
+        summary="Create a table",
+        description="Options are validated by the rule set's schema; a refusal answers 400 with its reason.",
+        request=TableCreateSerializer,
+        responses={201: TableSerializer, 400: DETAIL, 403: DETAIL},
+        tags=["tables"],
+    ),
+)
+class TableListView(APIView):
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "GET":
+            return [permissions.AllowAny()]
+        return [permissions.IsAuthenticated()]
+
+    def get_queryset(self) -> QuerySet[Table]:
+        request = self.request
+        visible = Q(is_private=False)
+        if request.user.is_authenticated:
+            visible |= Q(owner=request.user) | Q(pk__in=Table.objects.filter(seats__user=request.user).values("pk"))
+        tables = Table.objects.filter(visible).select_related("owner")
+        wanted = request.query_params.get("status")
+        tables = tables.filter(status=wanted) if wanted else tables.filter(status__in=LISTED_STATUSES)
+        if variant := request.query_params.get("variant"):
+            tables = tables.filter(variant=variant)
+        return with_seat_counts(tables)
+
+    def get(self, request: Request) -> Response:
+        return Response(TableSerializer(self.get_queryset()[:200], many=True).data)
+
+    def post(self, request: Request) -> Response:
+        serializer = TableCreateSerializer(data=request.data)
+        if not serializer.is_valid():
+            return invalid(serializer.errors)
+        try:
+            table = services.create_table(request.user, **serializer.validated_data)
+        except services.Refused as exc:
+            return refused(str(exc))
+        if table.is_private:
+            remember_room_code(request.session, table)
+        return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    summary="A table's snapshot",
+    description="What the table socket sends on connect: the table, its seats and the running hand "
+    "rendered for you (your concealed tiles only if you sit there), plus `room_code` for a private table.",
+    responses={200: STATE, 404: DETAIL},
+    tags=["tables"],
+)
+class TableDetailView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(state(request, visible_table(request, pk)))
+
+
+@extend_schema(
+    summary="A table's finished hands",
+    responses={200: HandSummarySerializer(many=True), 404: DETAIL},
+    tags=["hands"],
+)
+class TableHandsView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int) -> Response:
+        table = visible_table(request, pk)
+        hands = table.hands.filter(status=Hand.FINISHED).order_by("number")
+        return Response(HandSummarySerializer(hands, many=True).data)
+
+
+class TableActionView(APIView):
+    """A seat action on a table the reader may open; answers with the new snapshot."""
+
+    def act(self, request: Request, table: Table) -> Any:
+        raise NotImplementedError
+
+    def post(self, request: Request, pk: int) -> Response:
+        table = visible_table(request, pk)
+        try:
+            extra = self.act(request, table)
+        except services.Refused as exc:
+            return refused(str(exc))
+        except serializers.ValidationError as exc:
+            return invalid(exc.detail)
+        data = state(request, table)
+        if isinstance(extra, dict):
+            data.update(extra)
+        return Response(data)
+
+
+@extend_schema(
+    summary="Sit at a table",
+    description="Needs a balance of at least the table's minimum (a multiple of the stake). "
+    "`position` picks a chair; without it the first free one.",
+    request=SitSerializer,
+    responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL},
+    tags=["tables"],
+)
+class SitView(TableActionView):
+    def act(self, request: Request, table: Table) -> None:
+        data = SitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.sit(table.pk, request.user, data.validated_data.get("position"))
+
+
+@extend_schema(
+    summary="Leave your seat",
+    description="Before the match: the chair is free again. During the match: a bot plays your seat (托管) to the end.",
+    request=None,
+    responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL},
+    tags=["tables"],
+)
+class StandView(TableActionView):
+    def act(self, request: Request, table: Table) -> None:
+        services.stand(table.pk, request.user)
+
+
+@extend_schema(
+    summary="Ready up (confirm the stake) or take it back",
+    description="Four ready seats start the match.",
+    request=ReadySerializer,
+    responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL},
+    tags=["tables"],
+)
+class ReadyView(TableActionView):
+    def act(self, request: Request, table: Table) -> None:
+        data = ReadySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.set_ready(table.pk, request.user, data.validated_data["ready"])
+
+
+@extend_schema(
+    summary="Fill the empty seats with bots (owner only)",
+    description="Bots are ready at once; with the other seats ready the match starts. Answers with `added`.",
+    request=None,
+    responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL},
+    tags=["tables"],
+)
+class BotsView(TableActionView):
+    def act(self, request: Request, table: Table) -> dict[str, int]:
+        return {"added": services.add_bots(table.pk, request.user)}
+
+
+@extend_schema(
+    summary="Join a table by its room code",
+    description="Remembers the code in your session, so the private table opens for you; answers its id.",
+    request=JoinSerializer,
+    responses={
+        200: OpenApiResponse(OpenApiTypes.OBJECT, description='`{"id": 7, "url": "/tables/7/"}`'),
+        400: DETAIL,
+        404: DETAIL,
+    },
+    tags=["tables"],
+)
+class JoinView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def post(self, request: Request) -> Response:
+        serializer = JoinSerializer(data=request.data)
+        if not serializer.is_valid():
+            return invalid(serializer.errors)
+        code = "".join(serializer.validated_data["room_code"].split()).upper()
+        table = Table.objects.filter(room_code=code).first()
+        if table is None:
+            return refused("no table has this room code", status.HTTP_404_NOT_FOUND)
+        remember_room_code(request.session, table)
+        return Response({"id": table.pk, "url": reverse("games:table", args=[table.pk])})
+
+
+# ---------------------------------------------------------------------------------- hands
+def hand_record(row: Hand) -> dict[str, Any]:
+    """A finished hand for everyone: the public event log, then every hand revealed at its end."""
+    events = []
+    revealed = None
+    for logged in row.events.all():
+        public = Event.from_json(logged.event).for_seat(None)
+        if public["kind"] == "hand_end":
+            revealed = public.get("hands")
+        events.append({"seq": logged.seq, **public})
+    return {
+        "id": row.pk,
+        "table": row.table_id,
+        "number": row.number,
+        "dealer_position": row.dealer_position,
+        "winds": {str(p): SEATS[row.engine_seat(p)] for p in range(4)},
+        "result": row.result,
+        "deltas": row.deltas,
+        "seed": row.seed,
+        "seed_hash": row.seed_hash,
+        "started_at": row.started_at,
+        "finished_at": row.finished_at,
+        "revealed": revealed,
+        "events": events,
+    }
+
+
+@extend_schema(
+    summary="A finished hand",
+    description="Result, deltas per chair (wallet units), the seed and its hash, the public event log and "
+    "the hands revealed at the end. A hand still being played answers 403: its tiles stay hidden.",
+    responses={200: HandSerializer, 403: DETAIL, 404: DETAIL},
+    tags=["hands"],
+)
+class HandView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int) -> Response:
+        row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+        if not can_open(request.user, request.session, row.table):
+            raise Http404("no such hand")
+        if row.status != Hand.FINISHED:
+            return refused("the hand is still being played; its record opens when it ends", status.HTTP_403_FORBIDDEN)
+        return Response(hand_record(row))

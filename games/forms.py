@@ -1,0 +1,156 @@
+"""Lobby forms: create a table (its rule options generated from the variant's schema), join by code.
+
+The forms only turn HTML fields into Python values; every rule about what a table
+may be (options, stake, limits) is checked by ``services.create_table`` and its
+``Refused`` message is shown next to the form.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.options import Option
+from games.engine.variants import all_variants, get_variant
+from games.engine.variants.base import Variant
+from games.models import ROOM_CODE_ALPHABET, Table
+
+OPTION_PREFIX = "opt_"
+# The stake is the table's 底分: the schema's own `base` stays at its default so that the two never multiply.
+HIDDEN_OPTIONS = frozenset({"base"})
+
+
+def option_field(option: Option) -> forms.Field:
+    """A form field for one schema option: bool → checkbox, choices → select, int → number."""
+    label = option.label
+    help_text = option.help
+    if option.house:
+        help_text = f"{help_text} ({_('house rule')})" if help_text else f"({_('house rule')})"
+    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": option.default}
+    attrs = {"data-option": option.key}
+    if option.house:
+        attrs["data-house"] = "true"
+    if option.type is bool:
+        return forms.BooleanField(required=False, widget=forms.CheckboxInput(attrs=attrs), **common)
+    if option.choices:
+        return forms.TypedChoiceField(
+            choices=[(c, str(c)) for c in option.choices],
+            coerce=lambda value, choices=option.choices: next(c for c in choices if str(c) == str(value)),
+            widget=forms.Select(attrs=attrs),
+            **common,
+        )
+    if option.type is int:
+        # The range goes to the browser only: out-of-range values reach the variant's own
+        # validation, whose message (via services.create_table) is the one players see.
+        for name, bound in (("min", option.minimum), ("max", option.maximum)):
+            if bound is not None:
+                attrs[name] = str(bound)
+        return forms.IntegerField(widget=forms.NumberInput(attrs=attrs), **common)
+    return forms.CharField(max_length=200, widget=forms.TextInput(attrs=attrs), **common)
+
+
+def form_options(variant: Variant) -> list[Option]:
+    return [o for o in variant.options_schema.all() if o.key not in HIDDEN_OPTIONS]
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    return [(v.key, v.display_name) for v in all_variants()]
+
+
+class TableForm(forms.Form):
+    """The create-table form for one variant; its option fields come from that variant's schema."""
+
+    variant = forms.ChoiceField(label=_("Rule set"), choices=variant_choices, widget=forms.HiddenInput)
+    stake = forms.IntegerField(
+        label=_("Stake (底分)"),
+        initial=1,
+        max_value=1_000_000,
+        help_text=_("Wallet units per point."),
+        widget=forms.NumberInput(attrs={"min": 1}),
+    )
+    hands_total = forms.IntegerField(label=_("Number of hands"), initial=4, widget=forms.NumberInput(attrs={"min": 1}))
+    turn_seconds = forms.IntegerField(
+        label=_("Seconds per turn"), initial=20, widget=forms.NumberInput(attrs={"min": 5, "max": 300})
+    )
+    claim_seconds = forms.IntegerField(
+        label=_("Seconds per claim"), initial=8, widget=forms.NumberInput(attrs={"min": 3, "max": 120})
+    )
+    is_private = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        help_text=_("Not listed in the lobby; players join with its room code."),
+    )
+
+    def __init__(self, variant: Variant, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.variant_rules = variant
+        self.fields["variant"].initial = variant.key
+        self.option_names: list[str] = []
+        for option in form_options(variant):
+            name = OPTION_PREFIX + option.key
+            self.fields[name] = option_field(option)
+            self.option_names.append(name)
+
+    def clean_variant(self) -> str:
+        key = self.cleaned_data["variant"]
+        if key != self.variant_rules.key:
+            raise forms.ValidationError(_("The rule set changed; choose it again."))
+        return key
+
+    @property
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.option_names]
+
+    @property
+    def table_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("stake", "hands_total", "turn_seconds", "claim_seconds", "is_private")]
+
+    def create_kwargs(self) -> dict[str, Any]:
+        """The arguments of ``services.create_table`` (after ``is_valid()``)."""
+        data = self.cleaned_data
+        return {
+            "variant": data["variant"],
+            "options": {name[len(OPTION_PREFIX) :]: data[name] for name in self.option_names},
+            "stake": data["stake"],
+            "hands_total": data["hands_total"],
+            "turn_seconds": data["turn_seconds"],
+            "claim_seconds": data["claim_seconds"],
+            "is_private": data["is_private"],
+        }
+
+
+def variant_or_default(key: str | None) -> Variant:
+    """The variant named ``key``, or the first in SPEC order (D0, D1, ...) of those registered."""
+    if key:
+        try:
+            return get_variant(key)
+        except ValueError:
+            pass
+    return min(all_variants(), key=lambda v: (v.spec_section or "~", v.key))
+
+
+class JoinForm(forms.Form):
+    room_code = forms.CharField(
+        label=_("Room code"),
+        max_length=8,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "size": 8}),
+    )
+
+    def clean_room_code(self) -> str:
+        code = "".join(self.cleaned_data["room_code"].split()).upper()
+        if not code or any(c not in ROOM_CODE_ALPHABET for c in code):
+            raise forms.ValidationError(_("A room code has letters and digits, like ABC234."))
+        return code
+
+
+class LobbyFilterForm(forms.Form):
+    STATUS_CHOICES = [("", _("Open or playing")), (Table.WAITING, _("Waiting")), (Table.PLAYING, _("Playing"))]
+
+    variant = forms.ChoiceField(label=_("Rule set"), required=False)
+    status = forms.ChoiceField(label=_("Status"), required=False, choices=STATUS_CHOICES)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["variant"]).choices = [("", _("All rule sets")), *variant_choices()]

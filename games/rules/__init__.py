@@ -1,0 +1,98 @@
+"""Rule texts for the rules pages: each variant's section of ``shared/rules/SPEC.md``.
+
+``<key>.md`` is a verbatim copy of that variant's section (D0 → ``zhejiang_caishen``,
+D1 → ``zhedong_de``, D2 → ``wenzhou``, D3 → ``zhangzhou``, D4 → ``dongbei``).  Keep the
+copies verbatim: when SPEC.md changes, copy the section again rather than editing here.
+
+SPEC.md is written for GitHub-style renderers, which start a list right after a
+paragraph line and nest lists by two spaces.  Python-Markdown wants a blank line
+before a list (or table) and four spaces per level, so :func:`render` adapts the
+text before converting it; the files themselves stay as SPEC.md has them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import markdown
+
+RULES_DIR = Path(__file__).resolve().parent
+SECTIONS = {
+    "zhejiang_caishen": "D0",
+    "zhedong_de": "D1",
+    "wenzhou": "D2",
+    "zhangzhou": "D3",
+    "dongbei": "D4",
+}
+
+_LIST_ITEM = re.compile(r"^(?P<indent> *)(?:[-*+]|\d+[.)]) ")
+_FENCE = re.compile(r"^ *(```|~~~)")
+
+
+def rule_text(key: str) -> str | None:
+    """The SPEC section of the variant ``key``, as Markdown; None when there is no text."""
+    if not re.fullmatch(r"[a-z0-9_]+", key):
+        return None
+    path = RULES_DIR / f"{key}.md"
+    if not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8")
+
+
+def adapt(text: str) -> str:
+    """GitHub-style lists and tables → what Python-Markdown parses the same way."""
+    out: list[str] = []
+    in_fence = False
+    in_list = False
+    indents: list[int] = []  # the original indents of the open list levels
+    prev = ""
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            out.append(line)
+            prev = line
+            continue
+        if in_fence:
+            out.append(line)
+            prev = line
+            continue
+        if not line.strip():
+            in_list = False
+            indents = []
+            out.append(line)
+            prev = line
+            continue
+        item = _LIST_ITEM.match(line)
+        if item:
+            if not in_list and prev.strip():
+                out.append("")  # a list must not continue the paragraph above it
+            in_list = True
+            indent = len(item.group("indent"))
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            depth = len(indents)
+            indents.append(indent)
+            out.append(" " * (4 * depth) + line.lstrip(" "))
+        elif in_list and line.startswith(" "):
+            out.append(" " * (4 * len(indents)) + line.lstrip(" "))
+        else:
+            if line.lstrip().startswith("|") and prev.strip() and not prev.lstrip().startswith("|"):
+                out.append("")  # likewise a table
+                in_list = False
+                indents = []
+            out.append(line)
+        prev = line
+    return "\n".join(out) + "\n"
+
+
+@lru_cache(maxsize=16)
+def _render(text: str) -> str:
+    return markdown.markdown(adapt(text), extensions=["tables", "fenced_code", "sane_lists"], output_format="html")
+
+
+def render(key: str) -> str | None:
+    """The variant's rule text as HTML (trusted: the files are ours), or None."""
+    text = rule_text(key)
+    return None if text is None else _render(text)
