@@ -255,13 +255,12 @@ class _Step:
         return s.is_bot or s.auto_play or s.left
 
     def pending(self) -> list[int]:
-        """Engine seats that owe a decision now."""
+        """Engine seats that owe a decision now: whoever has a legal action (claim windows,
+        the player whose turn it is, and any question a rule set puts, such as 漳州's 抢金)."""
         e = self.engine
         if e.phase == ENDED:
             return []
-        if e.phase == CLAIM and e.window is not None:
-            return e.window.waiting_on()
-        return [e.turn]
+        return [s for s in range(4) if e.legal_actions(s)]
 
     def apply(self, action: Action) -> None:
         events = self.engine.apply(action)
