@@ -161,6 +161,12 @@ class Hand:
         """Every action ``seat`` may take now (``pass`` included where it applies)."""
         if self.phase == ENDED:
             return []
+        prompt = self.variant.prompt(self)
+        if prompt is not None:  # a variant's question (漳州 抢金, 抢暗杠) is answered first
+            if seat in prompt:
+                return [*prompt[seat], Action(seat, PASS)]
+            if self.phase != PLAY:
+                return []  # an open claim window or a held-back draw waits for the answers
         if self.phase == CLAIM:
             assert self.window is not None
             if seat not in self.window.options or seat in self.window.responses:
@@ -199,6 +205,9 @@ class Hand:
             return malformed
         if self.phase == ENDED:
             return "the hand is over"
+        prompt = self.variant.prompt(self)
+        if prompt is not None and (action.seat in prompt or self.phase != PLAY):
+            return self._prompt_refusal(prompt, action)
         if self.phase == CLAIM:
             return self._claim_refusal(action)
         if action.kind in (CHOW, PUNG) or action.kind == PASS:
@@ -212,6 +221,15 @@ class Hand:
         if action.kind == WIN:
             return self._self_win_refusal(action.seat)
         return self.variant.extra_refusal(self, action)
+
+    def _prompt_refusal(self, prompt: dict[int, list[Action]], action: Action) -> str | None:
+        """While a variant prompt is open only the seats it asks may act: a pass or one of their options."""
+        if action.seat not in prompt:
+            waiting = ", ".join(seat_name(s) for s in prompt)
+            return f"waiting for {waiting} to answer first"
+        if action.kind == PASS or action in prompt[action.seat]:
+            return None
+        return self.variant.extra_refusal(self, action) or f"you cannot {action.kind} now"
 
     def _discard_refusal(self, action: Action) -> str | None:
         if action.tile is None:
@@ -292,12 +310,14 @@ class Hand:
                 return "a chow names its three tiles, e.g. 345m"
             if t not in meld:
                 return f"the chow must contain the discarded {tile_str(t)}"
-            if not all(is_suited(x) for x in meld) or len({x // 9 for x in meld}) != 1:
+            stand_ins = self.variant.chow_stand_ins(self)  # a 白板 may play the wild's face
+            faces = [stand_ins.get(x, x) for x in meld] if stand_ins else list(meld)
+            if not all(is_suited(x) for x in faces) or len({x // 9 for x in faces}) != 1:
                 return "a chow is three consecutive tiles of one suit"
-            s = sorted(meld)
+            s = sorted(faces)
             if s[1] != s[0] + 1 or s[2] != s[1] + 1:
                 return "a chow is three consecutive tiles of one suit (9 and 1 do not connect)"
-            rest = list(s)
+            rest = sorted(meld)
             rest.remove(t)
             if not (p.counts[rest[0]] and p.counts[rest[1]]):
                 return f"you need {format_tiles(rest)} in hand to chow {tile_str(t)}"
@@ -361,9 +381,37 @@ class Hand:
                         rest = [x for x in (lo, lo + 1, lo + 2) if x != tile]
                         if counts[rest[0]] and counts[rest[1]] and variant.chow_refusal(self, s, tile, rest) is None:
                             acts.append(Action(s, CHOW, tiles=(lo, lo + 1, lo + 2)))
+                if step == 1:
+                    acts.extend(self._stand_in_chows(s, tile))
             if acts or self.open_empty_windows:
                 out[s] = acts
         return out
+
+    def _stand_in_chows(self, seat: int, tile: Tile) -> list[Action]:
+        """Chows in which a stand-in (``Variant.chow_stand_ins``) plays a face; the plain
+        ones come from the loop in :meth:`_claim_options`.  Actions name physical tiles."""
+        stand_ins = self.variant.chow_stand_ins(self)
+        if not stand_ins:
+            return []
+        counts = self.players[seat].counts
+        face = stand_ins.get(tile, tile)
+        if face >= 27:
+            return []
+        acts: list[Action] = []
+        for lo in (face - 2, face - 1, face):
+            if lo < 0 or lo // 9 != face // 9 or (lo + 2) // 9 != face // 9:
+                continue
+            choices = []
+            for need in (x for x in (lo, lo + 1, lo + 2) if x != face):
+                held = [x for x in (need, *(p for p, f in stand_ins.items() if f == need)) if counts[x]]
+                choices.append(held)
+            for a in choices[0]:
+                for b in choices[1]:
+                    if not {a, b, tile} & stand_ins.keys():
+                        continue  # no stand-in involved: a plain chow
+                    if self.variant.chow_refusal(self, seat, tile, [a, b]) is None:
+                        acts.append(Action(seat, CHOW, tiles=tuple(sorted((a, b, tile)))))
+        return acts
 
     # ------------------------------------------------------------------- effect
     def apply(self, action: Action) -> list[Event]:
@@ -377,6 +425,10 @@ class Hand:
         """Apply an action already known to be legal (replays)."""
         self.seq += 1
         events: list[Event] = []
+        prompt = self.variant.prompt(self)
+        if prompt is not None and action.seat in prompt:
+            self.variant.answer_prompt(self, action, events)
+            return events
         if self.phase == CLAIM:
             assert self.window is not None
             self.window.responses[action.seat] = action
@@ -513,6 +565,8 @@ class Hand:
         if not self.variant.can_draw(self):
             self._finish_draw(events)
             return
+        if self.variant.before_draw(self, seat, events):
+            return  # the variant opened a prompt first (漳州 抢暗杠) and makes the draw itself later
         self._give(seat, self.wall.draw_head(), BY_DRAW, events)
 
     def _replacement_draw(self, seat: int, events: list[Event]) -> None:
@@ -581,6 +635,9 @@ class Hand:
         dealer's first turn: the last dealt tile) or, where the rules forbid it,
         the rightmost tile the rules allow.
         """
+        prompt = self.variant.prompt(self)
+        if prompt is not None and (seat in prompt or self.phase != PLAY):
+            return Action(seat, PASS) if seat in prompt else None  # a prompt's default is no
         if self.phase == CLAIM:
             assert self.window is not None
             return Action(seat, PASS) if seat in self.window.waiting_on() else None

@@ -22,7 +22,19 @@ from typing import Any
 
 from games.engine.hand import CLAIM, ENDED, Hand
 from games.engine.options import OptionsError
-from games.engine.state import CHOW, CLAIM_KINDS, KONG, PASS, Action, IllegalAction, seat_index, seat_name
+from games.engine.state import (
+    CHOW,
+    CLAIM_KINDS,
+    DISCARD,
+    KONG,
+    PASS,
+    PUNG,
+    WIN,
+    Action,
+    IllegalAction,
+    seat_index,
+    seat_name,
+)
 from games.engine.tiles import TileNotationError, parse_tile, parse_tiles
 from games.engine.variants import get_variant
 from games.engine.variants.base import ScenarioError
@@ -104,6 +116,24 @@ def close_window(hand: Hand) -> None:
         hand.apply(Action(hand.window.waiting_on()[0], PASS))
 
 
+def close_prompt(hand: Hand) -> None:
+    """Every seat a variant prompt (漳州 抢金, 抢暗杠) still asks passes: its default is no."""
+    while hand.phase != ENDED and (prompt := hand.variant.prompt(hand)) is not None:
+        hand.apply(Action(next(iter(prompt)), PASS))
+
+
+# Verbs every rule set shares; any other verb from a seat a prompt asks is an answer to it.
+_SHARED_VERBS = frozenset({DISCARD, CHOW, PUNG, KONG, WIN, PASS, DRAW})
+
+
+def answers_prompt(hand: Hand, act: Action) -> bool:
+    """Is ``act`` an answer to the variant prompt open now (a pass, or a verb the prompt offers)?"""
+    prompt = hand.variant.prompt(hand)
+    if prompt is None or act.seat not in prompt:
+        return False
+    return act.kind == PASS or act.kind not in _SHARED_VERBS or any(a.kind == act.kind for a in prompt[act.seat])
+
+
 def run(sc: Mapping[str, Any]) -> dict[str, Any]:
     hand = build_hand(sc)
     # Claims listed after a discard must be judged even when nobody could claim,
@@ -116,11 +146,15 @@ def run(sc: Mapping[str, Any]) -> dict[str, Any]:
     then = sc.get("then", "stop")
     if then not in ("stop", "autoplay"):
         raise MalformedScenario('\'then\' must be "stop" or "autoplay"')
+    answered = False
     for i, act in enumerate(actions):
+        answered = answers_prompt(hand, act)
         try:
             play_one(hand, act)
         except IllegalAction as exc:
             return output(hand, error={"index": i, "reason": str(exc)})
+    if answered:
+        close_prompt(hand)  # as with a window: the listed answers were all the answers
     if hand.phase == CLAIM and hand.window is not None and hand.window.responses:
         # The listed answers were the whole answer: everyone not named passes.
         close_window(hand)
@@ -131,8 +165,18 @@ def run(sc: Mapping[str, Any]) -> dict[str, Any]:
 
 def play_one(hand: Hand, act: Action) -> None:
     """Apply one scenario action with the implicit passes and draws around it."""
-    if hand.phase == ENDED:
-        raise IllegalAction("the hand is over")
+    if _ended(hand, act):
+        return
+    if hand.variant.prompt(hand) is not None:
+        if answers_prompt(hand, act):
+            hand.apply(act)
+            return
+        # What may go ahead beside the prompt does (漳州: the dealer's first discard while the
+        # others decide on 抢金); anything else waits for it, so the seats not named pass.
+        if hand.refusal(act) is not None:
+            close_prompt(hand)
+            if _ended(hand, act):
+                return
     if hand.phase == CLAIM:
         window = hand.window
         assert window is not None
@@ -142,11 +186,15 @@ def play_one(hand: Hand, act: Action) -> None:
                 hand.apply(act)
             return
         if act.kind in CLAIM_KINDS and act.seat != window.seat:
-            hand.apply(_as_claim(act, window.tile))
+            hand.apply(_physical_chow(hand, _as_claim(act, window.tile)))
             return
         close_window(hand)  # anything else closes the window: unnamed seats pass
-        if hand.phase == ENDED:
-            raise IllegalAction("the hand is over")
+        if _ended(hand, act):
+            return
+        if hand.variant.prompt(hand) is not None and not answers_prompt(hand, act):
+            close_prompt(hand)  # the next draw waited for a prompt (漳州 抢暗杠): the seat asked passes
+            if _ended(hand, act):
+                return
     elif act.kind == PASS:
         return  # a pass from a seat with nothing to answer changes nothing
     if act.kind == DRAW:
@@ -154,6 +202,17 @@ def play_one(hand: Hand, act: Action) -> None:
             raise IllegalAction(f"it is {seat_name(hand.turn)}'s turn to draw, not {seat_name(act.seat)}'s")
         return
     hand.apply(act)
+
+
+def _ended(hand: Hand, act: Action) -> bool:
+    """True if the hand is over and ``act`` only confirms how: a ``draw`` or ``win`` of the seat
+    the rules made win by itself (a variant names it in ``extra["auto_win"]``: 漳州 三游 and a
+    winning tile among the last four).  Any other action on an ended hand is refused."""
+    if hand.phase != ENDED:
+        return False
+    if act.kind in (DRAW, WIN) and hand.extra.get("auto_win") == act.seat:
+        return True
+    raise IllegalAction("the hand is over")
 
 
 def _as_claim(act: Action, tile: int) -> Action:
@@ -165,11 +224,29 @@ def _as_claim(act: Action, tile: int) -> Action:
     return Action(act.seat, act.kind)
 
 
+def _physical_chow(hand: Hand, act: Action) -> Action:
+    """A chow written by faces (``456m`` for 4m 白板 6m where 白板 plays 5m, SPEC D2) as the
+    physical tiles the engine lists; unchanged unless exactly one listed chow reads so."""
+    window = hand.window
+    if act.kind != CHOW or act.tiles is None or window is None:
+        return act
+    stand_ins = hand.variant.chow_stand_ins(hand)
+    offered = window.options.get(act.seat, [])
+    if not stand_ins or act in offered:
+        return act
+    want = sorted(act.tiles)
+    same = [a for a in offered if a.kind == CHOW and sorted(stand_ins.get(t, t) for t in a.tiles or ()) == want]
+    return same[0] if len(same) == 1 else act
+
+
 def autoplay(hand: Hand) -> None:
     """Every seat takes its timeout default until the hand ends."""
     for _ in range(AUTOPLAY_LIMIT):
         if hand.phase == ENDED:
             return
+        if hand.variant.prompt(hand) is not None:
+            close_prompt(hand)
+            continue
         if hand.phase == CLAIM:
             close_window(hand)
             continue

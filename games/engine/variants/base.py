@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 # Claim priority classes: a higher number wins the window.
 CLAIM_RANK = {WIN: 3, KONG: 2, PUNG: 2, CHOW: 1}
+_NO_STAND_INS: Mapping[Tile, Tile] = {}
 
 
 class ScenarioError(ValueError):
@@ -163,6 +164,11 @@ class Variant:
     def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
         return None
 
+    def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]:
+        """Tiles that may play another face in a chow, as {physical kind: face} (e.g. 白板
+        standing for the wild's face).  A chow action names the physical tiles."""
+        return _NO_STAND_INS
+
     def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
         """A verdict for a legal win, or the reason it is not one."""
         raise NotImplementedError
@@ -195,6 +201,26 @@ class Variant:
 
     def apply_extra(self, hand: Hand, action: Action, events: list[Event]) -> None:
         raise NotImplementedError(action.kind)
+
+    # ----------------------------------------------------------------- prompts
+    def prompt(self, hand: Hand) -> dict[int, list[Action]] | None:
+        """A question the variant puts outside the claim windows (漳州 抢金 before play, 抢暗杠
+        before a draw): the seats that still owe an answer, each with its options (``pass`` is
+        implied and is the timeout default), or ``None`` (the default) when none is open.
+
+        While one is open, the asked seats' actions go to :meth:`answer_prompt`; other seats
+        wait, except the player whose turn it is in the play phase.  Never an empty dict.
+        """
+        return None
+
+    def answer_prompt(self, hand: Hand, action: Action, events: list[Event]) -> None:
+        """Record an (already validated) answer to the open prompt, resolving it when complete."""
+        raise NotImplementedError(action.kind)
+
+    def before_draw(self, hand: Hand, seat: int, events: list[Event]) -> bool:
+        """Called before each normal draw; True holds the draw back (the variant opened a
+        prompt and makes the draw itself once it is answered)."""
+        return False
 
     # ------------------------------------------------------------------- hooks
     def after_draw(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
