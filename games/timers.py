@@ -14,6 +14,7 @@ duplicate or late timers are harmless.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from datetime import datetime
 from typing import Any
@@ -61,7 +62,10 @@ class InProcessTimers:
         if loop is None or loop.is_closed():
             return  # not serving yet: the sweeper picks it up once bound
         delay = max(0.0, (at - timezone.now()).total_seconds())
-        loop.call_soon_threadsafe(self._arm, delay, kind, obj_id, token)
+        # A fresh context: scheduling happens in on_commit inside a sync_to_async thread whose
+        # context carries asgiref's "single thread executor in use" mark; inherited by the timer,
+        # it would make the timer's own database_sync_to_async refuse to run ("would deadlock").
+        loop.call_soon_threadsafe(self._arm, delay, kind, obj_id, token, context=contextvars.Context())
 
     def _arm(self, delay: float, kind: str, obj_id: int, token: int) -> None:
         assert self.loop is not None

@@ -9,4 +9,5 @@ cd "$ROOT"
 source "$ROOT/scripts/_venv.sh"
 
 ensure_venv dev
+ensure_browser
 exec "$ROOT/.venv/bin/python" -m pytest "$@"

@@ -117,3 +117,41 @@ def test_celery_settlement_settles_once(settings: Any) -> None:
         assert Wallet.objects.get(user=owner).balance == balance
     finally:
         app.conf.task_always_eager = False
+
+
+def test_timer_scheduled_on_commit_inside_sync_to_async_fires() -> None:
+    """The real path: a command committed in a database_sync_to_async thread schedules the timer."""
+    from channels.db import database_sync_to_async
+
+    from games.timers import IN_PROCESS
+
+    table, _ = started_table()
+    hand = Hand.objects.get(table=table)
+    overdue(hand)
+
+    async def run() -> None:
+        old = IN_PROCESS.loop
+        IN_PROCESS.loop = None
+        IN_PROCESS.bind(asyncio.get_running_loop())
+        try:
+
+            def schedule_in_a_transaction() -> None:
+                from django.db import transaction
+
+                from games import timers
+
+                with transaction.atomic():
+                    timers.schedule_on_commit("hand", hand.pk, hand.seq, timezone.now())
+
+            await database_sync_to_async(schedule_in_a_transaction)()
+            for _ in range(60):
+                await asyncio.sleep(0.05)
+                if await database_sync_to_async(lambda: Hand.objects.get(pk=hand.pk).seq)() > hand.seq:
+                    return
+        finally:
+            IN_PROCESS.loop = old
+
+    # asyncio.run, not async_to_sync: like daphne, no outer sync thread, so database_sync_to_async
+    # uses its single-thread executor and marks the context (the path the bug lived on).
+    asyncio.run(run())
+    assert Hand.objects.get(pk=hand.pk).seq == hand.seq + 1

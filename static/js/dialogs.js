@@ -1,0 +1,176 @@
+// Overlays on the felt: the stake confirmation, the hand-end result, transient messages.
+
+import { chairOfWind, seatName, wildsOf } from "./board.js";
+import { clear, h, signed } from "./dom.js";
+import { LANG, t, windName } from "./i18n.js";
+import { parseTiles, sortTiles, tileEl } from "./tiles.js";
+
+/** Ask the player to confirm the table's stake; resolves true (confirm) or false. */
+export function confirmStake(el, table, minBalance = null) {
+  return new Promise((resolve) => {
+    const done = (ok) => {
+      el.hidden = true;
+      clear(el);
+      resolve(ok);
+    };
+    clear(
+      el,
+      h(
+        "div",
+        { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "mj-confirm-title" },
+        h("h2", { id: "mj-confirm-title" }, t("confirm_stake_title")),
+        h("p", { class: "stake-big" }, `${t("stake")} `, h("strong", { id: "mj-confirm-stake" }, String(table.stake))),
+        h("p", {}, t("confirm_stake", { stake: table.stake, hands: table.hands_total })),
+        minBalance ? h("p", { class: "muted" }, t("min_balance", { min: minBalance })) : null,
+        h(
+          "div",
+          { class: "dialog-buttons" },
+          h("button", { type: "button", class: "btn primary", dataset: { cmd: "confirm-ready" }, onclick: () => done(true) }, t("confirm")),
+          h("button", { type: "button", class: "btn secondary", dataset: { cmd: "cancel-ready" }, onclick: () => done(false) }, t("cancel")),
+        ),
+      ),
+    );
+    el.hidden = false;
+    el.querySelector("[data-cmd=confirm-ready]").focus();
+  });
+}
+
+/** Show a message over the felt for a few seconds. */
+export function toast(el, message, kind = "info", ms = 4000) {
+  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  el.append(item);
+  setTimeout(() => item.classList.add("fade"), ms - 400);
+  setTimeout(() => item.remove(), ms);
+}
+
+function resultLine(frame, result) {
+  const hand = frame.hand;
+  if (!result || result.status !== "win") return t("result_draw");
+  const winnerChair = chairOfWind(hand, result.winner);
+  const name = `${seatName(frame.seats[winnerChair])} (${windName(result.winner)})`;
+  if (result.self_drawn) return t("result_self", { name });
+  const line = t("result_win", { name });
+  if (result.from) {
+    const fromChair = chairOfWind(hand, result.from);
+    return `${line} · ${t("result_from", { from: seatName(frame.seats[fromChair]) })}`;
+  }
+  return line;
+}
+
+/** The units each chair moved: the settled `hand.deltas`, else the engine's points × stake. */
+export function chairDeltas(frame) {
+  const hand = frame.hand;
+  const out = {};
+  for (let chair = 0; chair < 4; chair++) {
+    if (hand.deltas && hand.deltas[String(chair)] !== undefined) out[chair] = hand.deltas[String(chair)];
+    else {
+      const wind = hand.winds[String(chair)];
+      out[chair] = (hand.view.result?.deltas?.[wind] ?? 0) * frame.table.stake;
+    }
+  }
+  return out;
+}
+
+/**
+ * The hand-end dialog.  `wallet` is the balance after settlement (null until known), `nextEl`
+ * receives the "next hand" line (updated by the caller's clock).
+ */
+export function renderHandEnd(el, frame, { wallet, onClose }) {
+  const hand = frame.hand;
+  const view = hand.view;
+  const result = view.result;
+  const deltas = chairDeltas(frame);
+  const wilds = wildsOf(view);
+  const wildSet = new Set(wilds);
+  const winnerWind = result?.status === "win" ? result.winner : null;
+
+  const multi = frame.table.hands_total > 1;
+  const rows = [];
+  for (let i = 0; i < 4; i++) {
+    const chair = frame.you === null ? i : (frame.you + i) % 4;
+    const wind = hand.winds[String(chair)];
+    const player = view.players.find((p) => p.seat === wind);
+    const revealed = view.revealed ? view.revealed[wind] : player?.hand;
+    const tiles = revealed ? sortTiles(parseTiles(revealed), wilds) : [];
+    const melds = (player?.melds || []).map((m) =>
+      h("span", { class: "he-meld" }, (m.tiles ? parseTiles(m.tiles) : [null, null, null, null]).map((c) => tileEl(c, { w: 22, lang: LANG }))),
+    );
+    const d = deltas[chair];
+    const total = frame.table.scores?.[String(chair)];
+    rows.push(
+      h(
+        "tr",
+        { class: `${wind === winnerWind ? "winner" : ""}${chair === frame.you ? " you" : ""}`, dataset: { chair, delta: d } },
+        h("td", { class: "he-wind" }, windName(wind)),
+        h("td", { class: "he-name" }, seatName(frame.seats[chair]), chair === frame.you ? ` · ${t("you")}` : ""),
+        h("td", { class: "he-tiles" }, tiles.map((c) => tileEl(c, { w: 22, wild: wildSet.has(c), lang: LANG })), melds),
+        h("td", { class: `num he-delta ${d > 0 ? "plus" : d < 0 ? "minus" : "zero"}` }, signed(d)),
+        multi ? h("td", { class: "num he-total", title: t("match_score") }, total === undefined ? "" : signed(total)) : null,
+      ),
+    );
+  }
+
+  const items = (result?.breakdown || []).map((b) =>
+    h(
+      "tr",
+      { dataset: { name: b.name } },
+      h("td", { class: "bd-label" }, b.label),
+      h("td", { class: "num bd-value" }, b.value === undefined || b.value === null ? "" : String(b.value)),
+      h("td", { class: "bd-detail" }, b.detail || ""),
+    ),
+  );
+
+  const myDelta = frame.you !== null ? deltas[frame.you] : null;
+  const next = h("p", { class: "he-next", id: "mj-next-hand" });
+  const finished = frame.table.status === "finished" || frame.table.hands_played >= frame.table.hands_total;
+  clear(
+    el,
+    h(
+      "div",
+      {
+        class: "dialog handend-dialog",
+        role: "dialog",
+        "aria-labelledby": "mj-handend-title",
+        dataset: { hand: hand.id, myDelta: myDelta ?? "" },
+      },
+      h("button", { type: "button", class: "dialog-close", "aria-label": t("close"), title: t("close"), onclick: onClose }, "×"),
+      h("h2", { id: "mj-handend-title" }, `${t("hand_end")} · ${t("hand_no", { n: hand.number, total: frame.table.hands_total })}`),
+      h("p", { class: "he-result", id: "mj-result" }, resultLine(frame, result)),
+      h(
+        "table",
+        { class: "he-hands" },
+        multi ? h("thead", {}, h("tr", {}, h("th", { colspan: 3 }), h("th", { class: "num" }, t("this_hand")), h("th", { class: "num" }, t("match_score")))) : null,
+        h("tbody", {}, rows),
+      ),
+      h("h3", {}, t("breakdown")),
+      h(
+        "table",
+        { class: "breakdown", id: "mj-breakdown" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("item")), h("th", { class: "num" }, t("value")), h("th", {}, t("detail")))),
+        h("tbody", {}, items),
+      ),
+      myDelta !== null
+        ? h(
+            "p",
+            { class: "he-mine" },
+            `${t("deltas")}: `,
+            h("strong", { id: "mj-my-delta", class: myDelta > 0 ? "plus" : myDelta < 0 ? "minus" : "zero" }, signed(myDelta)),
+            wallet !== null ? h("span", { id: "mj-wallet-after", dataset: { balance: wallet } }, ` · ${t("wallet_after", { balance: wallet })}`) : null,
+          )
+        : null,
+      h(
+        "p",
+        { class: "he-seed" },
+        `${t("seed")}: `,
+        h("code", {}, view.seed || hand.seed || ""),
+        h("br"),
+        `${t("commit")}: `,
+        h("code", {}, hand.seed_hash || ""),
+      ),
+      next,
+      finished ? h("p", {}, h("a", { class: "btn", href: "/tables/" }, t("back_to_lobby"))) : null,
+    ),
+  );
+  el.hidden = false;
+  return { next, finished };
+}

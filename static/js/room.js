@@ -1,0 +1,89 @@
+// The waiting room: the four chairs with their players, and Sit / Stand / Ready / Fill with bots.
+
+import { clear, h } from "./dom.js";
+import { t, windName } from "./i18n.js";
+
+const SEATS = "ESWN";
+
+/**
+ * Render the room into `el` from a frame.  `me` is the signed-in user's id (null when signed
+ * out); `onCommand(name, arg)` runs "sit" (chair), "stand", "ready", "unready", "bots".
+ */
+export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft }) {
+  const table = frame.table;
+  const seats = frame.seats;
+  const mine = seats.find((s) => me !== null && s.user_id === me) || null;
+  const isOwner = me !== null && table.owner_id === me;
+  const empty = seats.filter((s) => !s.is_bot && s.user_id === null).length;
+
+  const chairs = seats.map((seat) => {
+    const occupied = seat.is_bot || seat.user_id !== null;
+    const wind = SEATS[(seat.position - table.dealer_position + 4) % 4];
+    const badges = [];
+    if (seat.user_id !== null && seat.user_id === table.owner_id) badges.push(h("span", { class: "badge owner" }, t("owner")));
+    if (seat.is_bot) badges.push(h("span", { class: "badge bot" }, t("bot")));
+    if (occupied) {
+      badges.push(
+        h("span", { class: `badge ${seat.ready ? "ready" : "unready"}` }, seat.ready ? t("is_ready") : t("not_ready")),
+      );
+    }
+    if (occupied && !seat.is_bot && !seat.connected) badges.push(h("span", { class: "badge offline" }, t("offline")));
+    const you = mine && mine.position === seat.position;
+    return h(
+      "div",
+      {
+        class: `chair${you ? " you" : ""}${seat.ready ? " ready" : ""}${occupied ? "" : " empty"}`,
+        dataset: { chair: seat.position, ready: seat.ready ? "1" : "0", bot: seat.is_bot ? "1" : "0" },
+      },
+      h("div", { class: "chair-wind" }, windName(wind)),
+      h("div", { class: "chair-no" }, t("chair", { n: seat.position + 1 })),
+      h("div", { class: "chair-name" }, occupied ? seat.name || "?" : t("empty_chair"), you ? ` · ${t("you")}` : ""),
+      h("div", { class: "chair-badges" }, badges),
+      !occupied && !mine && me !== null
+        ? h(
+            "button",
+            { type: "button", class: "btn small", disabled: pending, dataset: { cmd: "sit", chair: seat.position }, onclick: () => onCommand("sit", seat.position) },
+            t("sit_here"),
+          )
+        : null,
+    );
+  });
+
+  const buttons = [];
+  if (me === null) {
+    buttons.push(h("a", { class: "btn", href: `/accounts/login/?next=${encodeURIComponent(location.pathname)}` }, t("need_login")));
+  } else if (!mine) {
+    if (empty > 0) {
+      buttons.push(h("button", { type: "button", class: "btn", disabled: pending, dataset: { cmd: "sit" }, onclick: () => onCommand("sit", null) }, t("sit")));
+    }
+  } else {
+    if (mine.ready) {
+      buttons.push(h("button", { type: "button", class: "btn secondary", disabled: pending, dataset: { cmd: "unready" }, onclick: () => onCommand("unready") }, t("unready")));
+    } else {
+      buttons.push(h("button", { type: "button", class: "btn primary", disabled: pending, dataset: { cmd: "ready" }, onclick: () => onCommand("ready") }, t("ready")));
+    }
+    buttons.push(h("button", { type: "button", class: "btn secondary", disabled: pending, dataset: { cmd: "stand" }, onclick: () => onCommand("stand") }, t("stand")));
+  }
+  // Only once the owner sits: filling every chair with bots would leave no seat for them.
+  if (isOwner && mine && empty > 0) {
+    buttons.push(h("button", { type: "button", class: "btn", disabled: pending, dataset: { cmd: "bots" }, onclick: () => onCommand("bots") }, t("fill_bots")));
+  }
+
+  const countdown = h("p", { class: "room-note", id: "mj-ready-countdown" });
+  if (readyMsLeft !== null) countdown.textContent = t("ready_countdown", { s: Math.max(0, Math.ceil(readyMsLeft / 1000)) });
+  else countdown.textContent = t("all_ready_hint");
+
+  clear(
+    el,
+    h("h2", { class: "room-title" }, t("waiting_room"), h("span", { class: "room-variant" }, ` · ${table.variant_name}`)),
+    h(
+      "p",
+      { class: "room-stake" },
+      t("stake_line", { stake: table.stake, hands: table.hands_total, turn: table.turn_seconds, claim: table.claim_seconds }),
+    ),
+    h("div", { class: "chairs" }, chairs),
+    h("div", { class: "room-actions" }, buttons),
+    countdown,
+  );
+  return countdown;
+}

@@ -1,0 +1,285 @@
+// The table page: one socket, one state (the latest complete frame), one render.
+//
+// Modules: net.js (socket with heartbeat, resync and reconnect; REST calls), board.js (the felt),
+// room.js (waiting room), dialogs.js (stake confirmation, hand end, messages), tiles.js (SVG
+// tiles), i18n.js (words).  See docs/ui.md.
+
+import { Board } from "./board.js";
+import { confirmStake, renderHandEnd, toast } from "./dialogs.js";
+import { clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { TableSocket, apiGet, apiPost } from "./net.js";
+import { renderRoom } from "./room.js";
+
+const STAGE_W = 1100;
+const STAGE_H = 760;
+
+const app = document.getElementById("mj-app");
+const wrap = document.getElementById("mj-stage-wrap");
+const stage = document.getElementById("mj-stage");
+const infoEl = document.getElementById("mj-info");
+const me = app.dataset.userId ? Number(app.dataset.userId) : null;
+const tableId = Number(app.dataset.tableId);
+const lobbyUrl = app.dataset.lobbyUrl || "/tables/";
+
+const state = {
+  frame: JSON.parse(document.getElementById("initial-state").textContent),
+  receivedAt: performance.now(),
+  pending: false, // a hand command is on its way
+  roomPending: false, // a lobby call is on its way
+  lastDiscard: null, // wind of the latest discarder: its last pond tile is highlighted
+  closedHandEnd: null, // hand id whose result dialog the player closed
+  wallet: null,
+  walletHand: null, // hand id the wallet figure was read after
+  conn: "connecting",
+  lastReconnect: 0,
+};
+
+const board = new Board(stage, {
+  onDiscard: (tile) => act({ do: "discard", tile }),
+  onAction: (action) => act(action),
+});
+const roomEl = h("div", { class: "room", id: "mj-room", hidden: true });
+const handEndEl = h("div", { class: "overlay handend", id: "mj-handend", hidden: true });
+const confirmEl = h("div", { class: "overlay", id: "mj-confirm", hidden: true });
+const toasts = h("div", { class: "toasts", id: "mj-toasts" });
+stage.append(roomEl, handEndEl, confirmEl, toasts);
+
+let roomCountdown = null;
+let nextHandEl = null;
+let matchFinished = false;
+
+// ---------------------------------------------------------------------------- socket
+const socket = new TableSocket(app.dataset.wsPath, {
+  onFrame: receive,
+  onMessage: (msg) => {
+    if (msg.type === "refused") {
+      state.pending = false;
+      toast(toasts, t("refused", { reason: msg.reason }), "error");
+      render();
+    } else if (msg.type === "error") {
+      state.pending = false;
+      toast(toasts, t("error", { reason: msg.reason }), "error");
+      render();
+    }
+  },
+  onStatus: (kind, detail) => {
+    if (kind === "open") state.conn = "open";
+    else if (kind === "retry") state.conn = { retry: detail.delay };
+    else if (kind === "closed") state.conn = detail.code === 4404 ? "not_found" : "private";
+    else state.conn = "connecting";
+    renderInfo();
+  },
+});
+
+function receive(frame) {
+  const prev = state.frame;
+  if (!frame.hand || !prev?.hand || prev.hand.id !== frame.hand.id) state.lastDiscard = null;
+  for (const e of frame.events || []) {
+    if (e.kind === "discard") state.lastDiscard = e.seat;
+  }
+  if (frame.type === "snapshot" && frame.hand?.view?.window) state.lastDiscard = frame.hand.view.window.seat;
+  state.frame = frame;
+  state.receivedAt = performance.now();
+  state.pending = false;
+  followSeat(frame);
+  render();
+}
+
+// The socket's group is fixed when it connects: after sitting down or standing up it must be
+// reopened to see (or stop seeing) our own tiles.
+function followSeat(frame) {
+  if (me === null) return;
+  const mine = frame.seats.find((s) => s.user_id === me);
+  const expected = mine ? mine.position : null;
+  if (expected !== frame.you && performance.now() - state.lastReconnect > 1500) {
+    state.lastReconnect = performance.now();
+    socket.reconnect();
+  }
+}
+
+function act(action) {
+  if (state.pending || !state.frame?.hand) return;
+  if (!socket.act(action)) {
+    toast(toasts, t("reconnecting", { s: 1 }), "error");
+    return;
+  }
+  state.pending = true;
+  render();
+  // Should the answer be lost, do not lock the hand for good.
+  setTimeout(() => {
+    if (state.pending) {
+      state.pending = false;
+      render();
+    }
+  }, 4000);
+}
+
+// ---------------------------------------------------------------------------- lobby calls
+async function command(name, arg) {
+  const table = state.frame.table;
+  const base = (app.dataset.apiBase || `/api/tables/${tableId}/`).replace(/\/$/, "");
+  try {
+    if (name === "ready") {
+      if (!(await confirmStake(confirmEl, table, app.dataset.minBalance || null))) return;
+    }
+    state.roomPending = true;
+    render();
+    const reconnectsBefore = state.lastReconnect;
+    if (name === "sit") await apiPost(`${base}/sit/`, arg === null || arg === undefined ? {} : { position: arg });
+    else if (name === "stand") await apiPost(`${base}/stand/`);
+    else if (name === "ready") await apiPost(`${base}/ready/`, { ready: true });
+    else if (name === "unready") await apiPost(`${base}/ready/`, { ready: false });
+    else if (name === "bots") await apiPost(`${base}/bots/`);
+    // The socket may already have followed the seat change (followSeat); else follow it now.
+    if ((name === "sit" || name === "stand") && state.lastReconnect === reconnectsBefore) {
+      state.lastReconnect = performance.now();
+      socket.reconnect();
+    }
+  } catch (err) {
+    toast(toasts, t("refused", { reason: err.message }), "error");
+  } finally {
+    state.roomPending = false;
+    render();
+  }
+}
+
+// ---------------------------------------------------------------------------- wallet
+async function refreshWallet(handId) {
+  state.walletHand = handId;
+  try {
+    const account = await apiGet("/api/account/");
+    state.wallet = account.balance;
+    for (const el of document.querySelectorAll("[data-wallet-balance]")) el.textContent = String(account.balance);
+  } catch {
+    state.wallet = null;
+  }
+  render();
+}
+
+// ---------------------------------------------------------------------------- render
+function deadlineLeft() {
+  const ms = state.frame?.hand?.deadline_in_ms;
+  if (ms === null || ms === undefined) return null;
+  return ms - (performance.now() - state.receivedAt);
+}
+
+function readyLeft() {
+  const at = state.frame?.table?.ready_deadline;
+  return at ? Date.parse(at) - Date.now() : null;
+}
+
+function render() {
+  const frame = state.frame;
+  if (!frame) return;
+  const hand = frame.hand;
+  const waiting = frame.table.status === "waiting";
+  stage.classList.toggle("waiting", waiting);
+  app.dataset.status = frame.table.status;
+  app.dataset.you = frame.you ?? "";
+
+  board.render(frame, {
+    pending: state.pending,
+    lastDiscard: state.lastDiscard,
+    deadlineAt: hand?.deadline_in_ms ?? null,
+  });
+
+  if (waiting) {
+    roomEl.hidden = false;
+    roomCountdown = renderRoom(roomEl, frame, {
+      me,
+      pending: state.roomPending,
+      onCommand: command,
+      readyMsLeft: readyLeft(),
+    });
+  } else {
+    roomEl.hidden = true;
+    roomCountdown = null;
+  }
+
+  if (hand && hand.status === "finished" && state.closedHandEnd !== hand.id) {
+    if (me !== null && frame.you !== null && state.walletHand !== hand.id) refreshWallet(hand.id);
+    const shown = renderHandEnd(handEndEl, frame, {
+      wallet: state.walletHand === hand.id ? state.wallet : null,
+      onClose: () => {
+        state.closedHandEnd = hand.id;
+        render();
+      },
+    });
+    nextHandEl = shown.next;
+    matchFinished = shown.finished;
+  } else {
+    handEndEl.hidden = true;
+    clear(handEndEl);
+    nextHandEl = null;
+  }
+  renderInfo();
+  tick();
+}
+
+function renderInfo() {
+  const frame = state.frame;
+  if (!frame) return;
+  const table = frame.table;
+  const hand = frame.hand;
+  let conn;
+  if (state.conn === "open") conn = h("span", { class: "conn ok", id: "mj-conn" }, t("connected"));
+  else if (state.conn === "not_found") conn = h("span", { class: "conn bad", id: "mj-conn" }, t("not_found"));
+  else if (state.conn === "private") conn = h("span", { class: "conn bad", id: "mj-conn" }, t("private_table"));
+  else if (state.conn?.retry) conn = h("span", { class: "conn bad", id: "mj-conn" }, t("reconnecting", { s: Math.ceil(state.conn.retry / 1000) }));
+  else conn = h("span", { class: "conn", id: "mj-conn" }, t("connecting"));
+  const parts = [
+    conn,
+    h("span", { class: "info-variant" }, `${table.variant_name} · #${table.id}`),
+    h("span", {}, `${t("stake")} ${table.stake}`),
+    hand ? h("span", {}, t("hand_no", { n: hand.number, total: table.hands_total })) : null,
+  ];
+  if (frame.you === null) parts.push(h("span", { class: "badge" }, t("spectating")));
+  if (app.dataset.roomCode) parts.push(h("span", {}, `${t("room_code")} `, h("strong", { class: "room-code" }, app.dataset.roomCode)));
+  if (table.status === "finished") parts.push(h("a", { href: lobbyUrl }, t("back_to_lobby")));
+  if (hand) {
+    parts.push(
+      h(
+        "span",
+        { class: "commit" },
+        `${t("commit")} `,
+        h("code", { id: "mj-seed-hash", title: "SHA-256" }, hand.seed_hash || ""),
+        ` · ${t("seed")} `,
+        hand.seed ? h("code", { id: "mj-seed" }, hand.seed) : h("em", {}, t("seed_hidden")),
+      ),
+    );
+  }
+  clear(infoEl, parts);
+}
+
+function tick() {
+  board.tick(deadlineLeft());
+  if (roomCountdown) {
+    const left = readyLeft();
+    roomCountdown.textContent = left !== null ? t("ready_countdown", { s: Math.max(0, Math.ceil(left / 1000)) }) : t("all_ready_hint");
+  }
+  if (nextHandEl) {
+    const left = deadlineLeft();
+    if (matchFinished) nextHandEl.textContent = t("match_over");
+    else if (left !== null && left > 0) nextHandEl.textContent = t("next_hand", { s: Math.ceil(left / 1000) });
+    else nextHandEl.textContent = t("next_hand_soon");
+  }
+}
+
+// ---------------------------------------------------------------------------- layout
+function fit() {
+  const width = wrap.parentElement.clientWidth;
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  // Fit the felt and the info line under it in the window (the header may scroll away).
+  const height = Math.max(STAGE_H * 0.55, window.innerHeight - Math.min(top, 120) - 44);
+  const scale = Math.min(width / STAGE_W, height / STAGE_H, 1.3);
+  stage.style.transform = `scale(${scale})`;
+  wrap.style.width = `${STAGE_W * scale}px`;
+  wrap.style.height = `${STAGE_H * scale}px`;
+}
+
+window.addEventListener("resize", fit);
+fit();
+render();
+socket.connect();
+setInterval(tick, 250);
