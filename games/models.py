@@ -64,6 +64,7 @@ class Seat(models.Model):
     timeouts = models.PositiveSmallIntegerField(default=0)  # consecutive timeouts
     disconnects = models.PositiveSmallIntegerField(default=0)  # in this match
     connected = models.BooleanField(default=False)
+    connections = models.PositiveSmallIntegerField(default=0)  # open sockets of the seated player
     left = models.BooleanField(default=False)  # walked out of a running match
 
     class Meta:

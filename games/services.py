@@ -544,17 +544,25 @@ def due_wakeups(now: datetime | None = None) -> list[tuple[str, int, int]]:
 
 # --------------------------------------------------------------------- presence, leaving
 def set_connected(table_id: int, user: User, connected: bool) -> None:
+    """A socket of a seated player opened or closed.
+
+    A player may have several sockets (tabs, a reconnect racing the old socket's close): the
+    seat is connected while any is open, and only the last one closing counts as a disconnect.
+    """
     with transaction.atomic():
         seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).select_related("table").first()
         if seat is None:
             return
-        seat.connected = connected
-        if not connected and seat.table.status == Table.PLAYING:
+        seat.connections = seat.connections + 1 if connected else max(0, seat.connections - 1)
+        was_connected = seat.connected
+        seat.connected = seat.connections > 0
+        if was_connected and not seat.connected and seat.table.status == Table.PLAYING:
             seat.disconnects += 1
             if seat.disconnects >= AUTO_AFTER_DISCONNECTS:
                 seat.auto_play = True
-        seat.save(update_fields=["connected", "disconnects", "auto_play"])
-        _table_changed(seat.table)
+        seat.save(update_fields=["connections", "connected", "disconnects", "auto_play"])
+        if seat.connected != was_connected:
+            _table_changed(seat.table)
 
 
 def leave_match(table: Table, seat: Seat) -> None:

@@ -299,3 +299,17 @@ def test_private_table_refuses_strangers(players: list[Any]) -> None:
         assert not connected or code == 4403
 
     async_to_sync(scenario)()
+
+
+def test_two_sockets_count_as_one_presence(players: list[Any]) -> None:
+    table = seated_table(players)
+    for p in players:
+        services.set_ready(table.pk, p)
+    services.set_connected(table.pk, players[0], True)
+    services.set_connected(table.pk, players[0], True)  # a second tab, or a reconnect racing the old close
+    services.set_connected(table.pk, players[0], False)
+    seat = table.seats.get(position=0)
+    assert seat.connected and seat.disconnects == 0
+    services.set_connected(table.pk, players[0], False)
+    seat.refresh_from_db()
+    assert not seat.connected and seat.disconnects == 1

@@ -1,0 +1,273 @@
+"""东北麻将 (D4) settlement: 番 of the winner and the losers, 杠分, 撵庄, 飘.
+
+The text's scoring table is partly lost; SPEC D4.2 decides the model
+``pay(L) = 底注 × 2^min(cap, F_w + F_L + dealerBonus)`` with HOUSE values as
+options.  Every payment moves points between two seats, so the deltas are
+zero-sum by construction; each side score is its own breakdown line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from games.engine.hand import BY_REPLACEMENT
+from games.engine.scoring import Ledger, others
+from games.engine.state import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, MELD_CHOW, BreakdownItem, Result, seat_name
+from games.engine.tiles import rank_of, tile_str
+from games.engine.variants.dongbei_shapes import (
+    SEVEN_PAIRS,
+    STANDARD,
+    THIRTEEN_ORPHANS,
+    Fan,
+    all_tiles,
+    best_sequence_fans,
+    flush_kind,
+    four_alike_fans,
+    is_closed,
+    is_one_left,
+    sequence_fans,
+)
+
+if TYPE_CHECKING:
+    from games.engine.hand import Hand, WinContext
+
+DEALER = 0  # within a hand the dealer is always seat E
+READY = "ready"  # player flag: declared 听 (报听)
+AFTER_KONG = "discard_after_kong"  # hand.extra: the last discard followed a kong's replacement draw
+NIANZHUANG_COUNT, NIANZHUANG_TILE = "nianzhuang_count", "nianzhuang_tile"  # hand.extra
+
+
+# ------------------------------------------------------------------------------------ 番
+def winner_fans(hand: Hand, ctx: WinContext, form: str) -> list[Fan]:
+    """The winner's 番 for one reading (``form``) of the winning hand."""
+    opts = hand.options
+    counts = ctx.counts[:34]
+    melds = ctx.melds
+    fans: list[Fan] = []
+    if hand.players[ctx.seat].flags.get(READY):
+        fans.append(Fan("ready", "听牌", 1))
+    if form == SEVEN_PAIRS:
+        # 七小对糊时不叠加自己立门.
+        fans.append(Fan("seven_pairs", "七小对", 3))
+    elif is_closed(melds):
+        fans.append(Fan("closed", "立门", 1))
+    if is_one_left(sum(counts), melds, winning=True):
+        fans.append(Fan("one_left", "手把一", 1))
+    if form == STANDARD:
+        fans.extend(best_sequence_fans(counts, melds))
+    fans.extend(four_alike_fans(counts, melds, exposed_only=False))
+    if ctx.source == "self_draw":
+        if ctx.turn_kind == BY_REPLACEMENT:
+            # 杠上开花 does not add the 自摸 番 (不累加点炮和自摸).
+            fans.append(Fan("kong_bloom", "杠上开花", 2))
+        elif opts["fan_self_draw"]:
+            fans.append(Fan("self_draw", "自摸", opts["fan_self_draw"]))
+    flush = flush_kind(all_tiles(counts, melds))
+    if flush == "half" and opts["fan_half_flush"]:
+        fans.append(Fan("half_flush", "混一色", opts["fan_half_flush"]))
+    if flush == "full" and opts["fan_full_flush"]:
+        fans.append(Fan("full_flush", "清一色", opts["fan_full_flush"]))
+    return fans
+
+
+def best_winner_fans(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> tuple[str, list[Fan]]:
+    """The reading that scores most (a hand may be both 七小对 and a standard win)."""
+    best: tuple[str, list[Fan]] | None = None
+    for form in forms:
+        if form == THIRTEEN_ORPHANS:
+            continue
+        fans = winner_fans(hand, ctx, form)
+        if best is None or sum(f.value for f in fans) > sum(f.value for f in best[1]):
+            best = (form, fans)
+    assert best is not None, forms
+    return best
+
+
+def loser_fans(hand: Hand, seat: int, ctx: WinContext) -> list[Fan]:
+    """The extra 番 loser ``seat`` pays on: its own 听/立门/手把一/明 patterns, and dealing in."""
+    opts = hand.options
+    p = hand.players[seat]
+    fans: list[Fan] = []
+    if p.flags.get(READY):
+        fans.append(Fan("ready", "听牌", 1))
+    if is_closed(p.melds):
+        # Any unopened hand, a 七小对 shape included (没糊时算立门).
+        fans.append(Fan("closed", "立门", 1))
+    if is_one_left(len(p.hand), p.melds, winning=False):
+        fans.append(Fan("one_left", "手把一", 1))
+    # Hidden patterns count only for the winner: a loser pays on the 明 (exposed) ones.
+    chows = [m.tiles[0] for m in p.melds if m.kind == MELD_CHOW]
+    fans.extend(sequence_fans(chows, (), exposed_only=True))
+    fans.extend(four_alike_fans(p.counts, p.melds, exposed_only=True))
+    if seat == ctx.from_seat:
+        if ctx.source == "discard" and hand.extra.get(AFTER_KONG):
+            fans.append(Fan("kong_deal_in", "杠后炮", 2))
+        elif opts["fan_deal_in"]:
+            fans.append(Fan("deal_in", "点炮", opts["fan_deal_in"]))
+    if opts["dealer_bonus"] and DEALER in (seat, ctx.seat):
+        fans.append(Fan("dealer", "庄家", opts["dealer_bonus"]))
+    return fans
+
+
+def _fan_text(fans: Sequence[Fan]) -> str:
+    return " + ".join(f"{f.label}{f.value}" + (f"({f.detail})" if f.detail else "") for f in fans) or "0"
+
+
+# ------------------------------------------------------------------------- side scores
+def kong_items(hand: Hand) -> list[BreakdownItem]:
+    """杠分: every standing kong, paid by each other player (不随庄走: the dealer pays like anyone).
+
+    Also what a leaver settles first (逃跑: 先结算杠分).
+    """
+    opts = hand.options
+    base = opts["base"]
+    items: list[BreakdownItem] = []
+    for seat, p in enumerate(hand.players):
+        for m in p.melds:
+            if m.kind == KONG_CONCEALED:
+                value, label = opts["kong_points_concealed"], "暗杠"
+            elif m.kind in (KONG_EXPOSED, KONG_ADDED):
+                value, label = opts["kong_points_exposed"], "明杠" if m.kind == KONG_EXPOSED else "补杠"
+            else:
+                continue
+            if not value:
+                continue
+            ledger = Ledger()
+            ledger.each_pays(others(seat), seat, value * base)
+            items.append(
+                BreakdownItem(
+                    "kong_points",
+                    "杠分",
+                    value,
+                    f"{seat_name(seat)} {label} {tile_str(m.tiles[0])}: each other player pays {value * base}",
+                    payments=ledger.named(),
+                )
+            )
+    return items
+
+
+def nianzhuang_item(hand: Hand) -> BreakdownItem | None:
+    """撵庄: all three followed the dealer's first discard; the dealer pays each 2 (4 for a 1) × 底注."""
+    if hand.extra.get(NIANZHUANG_COUNT) != 4:
+        return None
+    tile = hand.extra[NIANZHUANG_TILE]
+    value = 4 if tile < 27 and rank_of(tile) == 1 else 2
+    amount = value * hand.options["base"]
+    ledger = Ledger()
+    for seat in others(DEALER):
+        ledger.pay(DEALER, seat, amount)
+    return BreakdownItem(
+        "nianzhuang",
+        "撵庄",
+        value,
+        f"the dealer led {tile_str(tile)} and all three followed: the dealer pays each {amount}",
+        payments=ledger.named(),
+    )
+
+
+def piao_amounts(context: Mapping[str, Any]) -> list[int]:
+    raw = context.get("piao") or {}
+    return [int(raw.get(seat_name(s), 0)) for s in range(4)]
+
+
+def piao_items(hand: Hand, ctx: WinContext, payers: Sequence[int]) -> list[BreakdownItem]:
+    """飘: each payer pays the winner the winner's 飘, and its own 飘 on top."""
+    base = hand.options["base"]
+    amounts = piao_amounts(hand.context)
+    items: list[BreakdownItem] = []
+    winner = ctx.seat
+    for seat, amount in enumerate(amounts):
+        if not amount:
+            continue
+        ledger = Ledger()
+        if seat == winner:
+            ledger.each_pays(payers, winner, amount * base)
+            detail = f"{seat_name(seat)} 飘 {amount} and won: each payer pays {amount * base} more"
+        elif seat in payers:
+            ledger.pay(seat, winner, amount * base)
+            detail = f"{seat_name(seat)} 飘 {amount} and lost: pays the winner {amount * base}"
+        else:
+            # 防作弊场: neither won nor dealt in, and the win was not 自摸 → not paid.
+            continue
+        items.append(BreakdownItem("piao", "飘", amount, detail, payments=ledger.named()))
+    return items
+
+
+# ---------------------------------------------------------------------------- results
+def _total(items: Sequence[BreakdownItem]) -> list[int]:
+    deltas = [0, 0, 0, 0]
+    for item in items:
+        for name, d in item.payments.items():
+            deltas["ESWN".index(name)] += d
+    return deltas
+
+
+def settle_win(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> Result:
+    opts = hand.options
+    base, cap = opts["base"], opts["cap"]
+    winner = ctx.seat
+    if ctx.source == "self_draw" or not opts["anti_collusion"]:
+        payers = others(winner)
+    else:
+        # 防作弊场: 谁点炮谁给银子 (the robbed kong's owner counts as the discarder).
+        assert ctx.from_seat is not None
+        payers = [ctx.from_seat]
+    items: list[BreakdownItem] = []
+    if THIRTEEN_ORPHANS in forms:
+        amount = 2 * base * 2**cap
+        items.append(BreakdownItem("thirteen_orphans", "十三幺", 2 * 2**cap, "封顶×2"))
+        for payer in payers:
+            ledger = Ledger()
+            ledger.pay(payer, winner, amount)
+            items.append(
+                BreakdownItem(
+                    "payment",
+                    "付分",
+                    cap,
+                    f"{seat_name(payer)} pays 十三幺 封顶×2: 2 × 2^{cap} × {base} = {amount}",
+                    payments=ledger.named(),
+                )
+            )
+    else:
+        form, fans = best_winner_fans(hand, ctx, forms)
+        f_w = sum(f.value for f in fans)
+        for f in fans:
+            items.append(BreakdownItem(f.name, f.label, f.value, f.detail))
+        for payer in payers:
+            pen = loser_fans(hand, payer, ctx)
+            total = f_w + sum(f.value for f in pen)
+            exp = min(cap, total)
+            amount = base * 2**exp
+            ledger = Ledger()
+            ledger.pay(payer, winner, amount)
+            capped = f" (封顶 {cap})" if total > cap else ""
+            detail = (
+                f"{seat_name(payer)} pays: 番 {f_w} (winner) + {_fan_text(pen)} = {total}{capped}"
+                f" → 2^{exp} × {base} = {amount}"
+            )
+            items.append(BreakdownItem("payment", "付分", exp, detail, payments=ledger.named()))
+    items.extend(kong_items(hand))
+    nz = nianzhuang_item(hand)
+    if nz is not None:
+        items.append(nz)
+    items.extend(piao_items(hand, ctx, payers))
+    return Result(
+        status="win",
+        winner=winner,
+        from_seat=ctx.from_seat,
+        self_drawn=ctx.source == "self_draw",
+        deltas=_total(items),
+        breakdown=items,
+        win_kind=ctx.source,
+    )
+
+
+def settle_draw(hand: Hand) -> Result:
+    """流局: the dealer stays; 杠分 (and a 撵庄 already made) are still paid; no 飘."""
+    items = [BreakdownItem("exhaustive_draw", "流局")]
+    items.extend(kong_items(hand))
+    nz = nianzhuang_item(hand)
+    if nz is not None:
+        items.append(nz)
+    return Result(status="draw", deltas=_total(items), breakdown=items)
