@@ -96,6 +96,7 @@ class Hand(models.Model):
     status = models.CharField(max_length=10, default=PLAYING)
     result = models.JSONField(null=True, blank=True)
     deltas = models.JSONField(null=True, blank=True)  # chair -> wallet units actually settled
+    prepaid = models.JSONField(null=True, blank=True)  # chair -> points settled early (a leaver's 杠分)
     settled = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -216,6 +216,9 @@ def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand:
 
 def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
     rules = get_variant(table.variant)
+    if rules.escape_penalty_bases:
+        # A leaver who paid the escape penalty is gone: a house bot takes the chair.
+        table.seats.filter(left=True, is_bot=False).update(is_bot=True, auto_play=False)
     seed = new_seed()
     if engine is None:
         engine = rules.new_hand(table.options, table.context, seed=seed)
@@ -378,8 +381,10 @@ def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
     by_wallet: dict[int, int] = {}
     chair_wallet: dict[int, int] = {}
     house = system_wallet()
+    prepaid = row.prepaid or {}
     for engine_seat, points in enumerate(result.deltas):
         chair = row.position_of(engine_seat)
+        points -= int(prepaid.get(str(chair), 0))  # 杠分 a leaver already settled
         seat = seats[chair]
         wallet_id = house.pk if seat.is_bot or seat.user_id is None else Wallet.objects.get(user_id=seat.user_id).pk
         chair_wallet[chair] = wallet_id
@@ -389,7 +394,7 @@ def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
     out: dict[str, int] = {}
     for chair, wallet_id in chair_wallet.items():
         if wallet_id == house.pk:
-            out[str(chair)] = result.deltas[row.engine_seat(chair)] * stake
+            out[str(chair)] = (result.deltas[row.engine_seat(chair)] - int(prepaid.get(str(chair), 0))) * stake
         else:
             out[str(chair)] = moved.get(wallet_id, 0)
     return out
@@ -566,14 +571,59 @@ def set_connected(table_id: int, user: User, connected: bool) -> None:
 
 
 def leave_match(table: Table, seat: Seat) -> None:
-    """Walking out of a running match: the seat goes to 托管 until the match ends.
+    """Walking out of a running match (逃跑), under the rule set's escape rule.
 
-    (The escape penalty of the 东北 rule set arrives with that rule set.)
+    Everywhere the seat is played by 托管 for the rest of the current hand.  Where the rule
+    set has an escape penalty (东北: "先结算杠分，然后再按底注的100倍扣逃跑玩家的分数"), the
+    leaver's 杠分 so far are settled at once, then the penalty goes to the system wallet, and
+    from the next hand on a house bot takes the chair; elsewhere 托管 plays on to the end of
+    the match, for the leaver's wallet.
     """
     seat.left = True
     seat.auto_play = True
     seat.save(update_fields=["left", "auto_play"])
+    rules = get_variant(table.variant)
+    if rules.escape_penalty_bases and seat.user_id is not None:
+        _escape_penalty(table, seat, rules.escape_penalty_bases)
     _table_changed(table)
+
+
+def _escape_penalty(table: Table, seat: Seat, bases: int) -> None:
+    assert seat.user_id is not None
+    wallet = Wallet.objects.get(user_id=seat.user_id)
+    row = current_hand(table)
+    if row is not None and row.status == Hand.PLAYING:
+        engine = _engine(row)
+        points = [0, 0, 0, 0]
+        for item in get_variant(table.variant).escape_settlement(engine):
+            for wind, delta in item.payments.items():
+                points["ESWN".index(wind)] += delta
+        if any(points):
+            # Settled now; the hand's final settlement subtracts what was prepaid here.
+            seats = list(table.seats.all())
+            prepaid = {str(row.position_of(s)): points[s] for s in range(4)}
+            movements: dict[int, int] = {}
+            for engine_seat, p in enumerate(points):
+                wid = _wallet_id(seats[row.position_of(engine_seat)])
+                movements[wid] = movements.get(wid, 0) + p * int(table.stake)
+            settle(f"escape:{row.pk}:{seat.position}", movements, note=f"杠分 settled on leaving, hand {row.number}")
+            row.prepaid = {k: row.prepaid.get(k, 0) + v for k, v in prepaid.items()} if row.prepaid else prepaid
+            row.save(update_fields=["prepaid"])
+    wallet.refresh_from_db()
+    penalty = min(wallet.balance, bases * int(table.stake))
+    if penalty > 0:
+        house = system_wallet()
+        settle(
+            f"escape-penalty:{table.pk}:{seat.position}:{table.hands_played}",
+            {wallet.pk: -penalty, house.pk: penalty},
+            note=f"逃跑: {bases} × 底注",
+        )
+
+
+def _wallet_id(seat: Seat) -> int:
+    if seat.is_bot or seat.user_id is None:
+        return system_wallet().pk
+    return Wallet.objects.get(user_id=seat.user_id).pk
 
 
 # ------------------------------------------------------------------------------ reads

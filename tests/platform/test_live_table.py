@@ -313,3 +313,35 @@ def test_two_sockets_count_as_one_presence(players: list[Any]) -> None:
     services.set_connected(table.pk, players[0], False)
     seat.refresh_from_db()
     assert not seat.connected and seat.disconnects == 1
+
+
+@pytest.mark.parametrize(("variant", "penalty"), [("dongbei", 100 * 3), ("zhejiang_caishen", 0)])
+def test_leaving_a_running_match_follows_the_escape_rule(players: list[Any], variant: str, penalty: int) -> None:
+    owner = players[0]
+    table = services.create_table(owner, variant, {}, stake=3, hands_total=2)
+    services.sit(table.pk, owner)
+    services.add_bots(table.pk, owner)
+    services.set_ready(table.pk, owner)
+    from accounts.services import system_wallet
+
+    house = system_wallet()
+    before = (Wallet.objects.get(user=owner).balance, house.balance)
+    hand = Hand.objects.get(table=table)
+    assert hand.status == Hand.PLAYING
+    services.stand(table.pk, owner)
+    seat = table.seats.get(user=owner)
+    assert seat.left and seat.auto_play
+    after = (Wallet.objects.get(user=owner).balance, Wallet.objects.get(kind=Wallet.KIND_SYSTEM).balance)
+    assert after == (before[0] - penalty, before[1] + penalty)
+    # The match plays on without the leaver deciding anything.
+    for _ in range(400):
+        table.refresh_from_db()
+        row = Hand.objects.filter(table=table).order_by("-number").first()
+        if table.status == Table.FINISHED or row is None or row.deadline_at is None:
+            break
+        Hand.objects.filter(pk=row.pk).update(deadline_at=row.deadline_at.replace(year=2000))
+        services.wake("hand", row.pk, row.seq)
+    table.refresh_from_db()
+    assert table.status == Table.FINISHED
+    seat.refresh_from_db()
+    assert seat.is_bot == bool(penalty)  # with a penalty the leaver is gone: a house bot took the chair

@@ -242,6 +242,13 @@ class Variant:
     def settle_draw(self, hand: Hand) -> Result:
         return Result(status="draw", breakdown=[BreakdownItem("exhaustive_draw", "流局")])
 
+    # Leaving a running match (逃跑).  0: no penalty, the seat is played by 托管 to the end.
+    escape_penalty_bases = 0  # multiples of the 底注 the leaver forfeits to the system
+
+    def escape_settlement(self, hand: Hand) -> list[BreakdownItem]:
+        """What is settled at once when a player walks out, before the penalty (e.g. 杠分)."""
+        return []
+
     def next_dealer_offset(self, result: Result) -> int:
         """Seats from this hand's dealer to the next hand's dealer (0 = stays)."""
         return 0

@@ -33,6 +33,7 @@ from games.engine.state import (
     KONG_EXPOSED,
     WIN,
     Action,
+    BreakdownItem,
     Event,
     Meld,
     Player,
@@ -46,6 +47,7 @@ from games.engine.variants.dongbei_scoring import (
     NIANZHUANG_COUNT,
     NIANZHUANG_TILE,
     READY,
+    kong_items,
     settle_draw,
     settle_win,
 )
@@ -111,6 +113,12 @@ class Dongbei(Variant):
     display_name = "东北麻将"
     source = "004_f868d7dffdb39075.zh.txt"
     spec_section = "D4"
+    # 逃跑扣银子规则：先结算杠分，然后再按底注的100倍扣逃跑玩家的分数 (004 text).
+    escape_penalty_bases = 100
+
+    def escape_settlement(self, hand: Hand) -> list[BreakdownItem]:
+        return kong_items(hand)
+
     hand_size = 13
     context_keys = frozenset({"piao"})
     kong_after_claim = False
