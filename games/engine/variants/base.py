@@ -32,6 +32,34 @@ class ScenarioError(ValueError):
     """A rigged hand that cannot exist (too many copies, wrong hand sizes, ...)."""
 
 
+@dataclass(frozen=True, slots=True)
+class PreHandQuestion:
+    """A choice some seats make before the deal (温州 买底/顶底, 东北 飘).
+
+    The platform asks a variant's questions in order, each after the previous one is
+    answered (so later askers see earlier answers), then deals with the resulting context.
+    """
+
+    key: str  # the context key the answers fill
+    label: str  # what players read, e.g. "买底"
+    seats: tuple[int, ...]  # the engine seats (winds) asked
+    choices: tuple[Any, ...]  # allowed answers, JSON values
+    default: Any  # the answer of a bot or of a seat that does not answer in time
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "seats": list(self.seats),
+            "choices": list(self.choices),
+            "default": self.default,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> PreHandQuestion:
+        return cls(d["key"], d["label"], tuple(d["seats"]), tuple(d["choices"]), d["default"])
+
+
 @dataclass(slots=True)
 class WinVerdict:
     """A variant's judgement of a legal win: the patterns it scores."""
@@ -241,6 +269,17 @@ class Variant:
 
     def settle_draw(self, hand: Hand) -> Result:
         return Result(status="draw", breakdown=[BreakdownItem("exhaustive_draw", "流局")])
+
+    # ------------------------------------------------------------ before the deal
+    def pre_hand_questions(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> list[PreHandQuestion]:
+        """The choices to make before this hand is dealt (none by default)."""
+        return []
+
+    def apply_pre_hand_answers(
+        self, context: Mapping[str, Any], question: PreHandQuestion, answers: Mapping[int, Any]
+    ) -> dict[str, Any]:
+        """The context with one question's answers (engine seat -> answer) folded in."""
+        raise NotImplementedError(question.key)
 
     # Leaving a running match (逃跑).  0: no penalty, the seat is played by 托管 to the end.
     escape_penalty_bases = 0  # multiples of the 底注 the leaver forfeits to the system

@@ -41,7 +41,7 @@ from games.engine.state import (
 )
 from games.engine.tiles import NUM_KINDS, Tile, tile_str
 from games.engine.variants import register
-from games.engine.variants.base import Variant, WinVerdict
+from games.engine.variants.base import PreHandQuestion, Variant, WinVerdict
 from games.engine.variants.dongbei_scoring import (
     AFTER_KONG,
     NIANZHUANG_COUNT,
@@ -108,11 +108,29 @@ def deal_positions() -> list[tuple[int, int]]:
     return order
 
 
+PIAO_AMOUNTS = (0, 1, 2, 3, 5, 10, 20, 50, 100)  # 飘 bets offered, in 底注 units
+
+
 class Dongbei(Variant):
     key = "dongbei"
     display_name = "东北麻将"
     source = "004_f868d7dffdb39075.zh.txt"
     spec_section = "D4"
+
+    def pre_hand_questions(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> list[PreHandQuestion]:
+        """飘: every player may bet before the deal ("游戏开始未发牌前选择飘者"), in 底注 units."""
+        amounts = tuple(a for a in PIAO_AMOUNTS if a <= options["piao_max"])
+        return [PreHandQuestion("piao", "飘", (0, 1, 2, 3), amounts, 0)]
+
+    def apply_pre_hand_answers(
+        self, context: Mapping[str, Any], question: PreHandQuestion, answers: Mapping[int, Any]
+    ) -> dict[str, Any]:
+        if question.key != "piao":
+            raise ValueError(f"dongbei asks no {question.key!r}")
+        ctx = dict(context)
+        ctx["piao"] = {"ESWN"[s]: int(v) for s, v in sorted(answers.items()) if v}
+        return ctx
+
     # 逃跑扣银子规则：先结算杠分，然后再按底注的100倍扣逃跑玩家的分数 (004 text).
     escape_penalty_bases = 100
 
@@ -133,6 +151,16 @@ class Dongbei(Variant):
                 help="谁点炮谁给银子, 自摸三家给银子; a 飘 is paid only by the winner, the discarder or on 自摸.",
             ),
             Option("cap", int, 8, "封顶 (番)", minimum=1, maximum=20, house=True, help="十三幺 pays 2 × 2^cap."),
+            Option(
+                "piao_max",
+                int,
+                10,
+                "largest 飘 a player may bet (× 底注)",
+                minimum=0,
+                maximum=100,
+                house=True,
+                help="The text gives 飘 amounts only by example (A飘10倍); offered: 0, 1, 2, 3, 5, 10… up to this.",
+            ),
             Option(
                 "ready_single_wait",
                 bool,

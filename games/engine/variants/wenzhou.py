@@ -31,7 +31,7 @@ from games.engine.state import (
 )
 from games.engine.tiles import GREEN, NUM_KINDS, RED, WHITE, Tile, standard_set, tile_str
 from games.engine.variants import register
-from games.engine.variants.base import ScenarioError, Variant, WinVerdict
+from games.engine.variants.base import PreHandQuestion, ScenarioError, Variant, WinVerdict
 from games.engine.variants.wenzhou_hands import (
     CLASS_LABEL,
     CLASS_MULT,
@@ -496,6 +496,34 @@ class Wenzhou(Variant):
             if item.name == "dealer":
                 return int(item.value)
         return 0 if result.winner == 0 else 1
+
+    def pre_hand_questions(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> list[PreHandQuestion]:
+        """买底 by the dealer, then 顶底 by the non-dealers, before the deal ("在摸牌前").
+
+        A bet made earlier in this dealership is an obligation (必须连续买底 / 必须跟顶): that
+        seat is not asked again, its bet stands.
+        """
+        questions = []
+        if not context.get("buy_base"):
+            questions.append(PreHandQuestion("buy_base", "买底", (0,), (False, True), False))
+        obliged = set(context.get("counter_base", ()))
+        free = tuple(s for s in (1, 2, 3) if _SEATS[s] not in obliged)
+        if free:
+            questions.append(PreHandQuestion("counter_base", "顶底", free, (False, True), False))
+        return questions
+
+    def apply_pre_hand_answers(
+        self, context: Mapping[str, Any], question: PreHandQuestion, answers: Mapping[int, Any]
+    ) -> dict[str, Any]:
+        ctx = dict(context)
+        if question.key == "buy_base":
+            ctx["buy_base"] = bool(answers.get(0, False))
+        elif question.key == "counter_base":
+            seats = set(ctx.get("counter_base", ())) | {_SEATS[s] for s, yes in answers.items() if yes}
+            ctx["counter_base"] = sorted(seats, key=_SEATS.index)
+        else:
+            raise ValueError(f"wenzhou asks no {question.key!r}")
+        return ctx
 
     def next_context(self, result: Result, context: Mapping[str, Any]) -> dict[str, Any]:
         """The next hand's pre-hand state.  While the dealer keeps the deal, a 买底 or 顶底
