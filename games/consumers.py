@@ -93,6 +93,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.ping(content)
         elif kind == "resync":
             await self.send_snapshot()
+        elif kind == "choose":
+            await self.choose(content)
         else:
             await self.send_json({"type": "error", "reason": f"unknown message type {kind!r}"})
 
@@ -108,6 +110,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await database_sync_to_async(services.submit)(hand_id, self.scope["user"], content.get("action"), seq)
         except services.Refused as exc:
             await self.send_json({"type": "refused", "seq": seq, "reason": str(exc)})
+
+    async def choose(self, content: dict[str, Any]) -> None:
+        if self.position is None:
+            await self.send_json({"type": "refused", "reason": "spectators cannot choose"})
+            return
+        try:
+            await database_sync_to_async(services.choose)(
+                self.table_id, self.scope["user"], content.get("key"), content.get("value")
+            )
+        except services.Refused as exc:
+            await self.send_json({"type": "refused", "reason": str(exc)})
 
     async def ping(self, content: dict[str, Any]) -> None:
         state = await database_sync_to_async(self._state)()

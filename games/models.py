@@ -43,7 +43,11 @@ class Table(models.Model):
     dealer_position = models.PositiveSmallIntegerField(default=0)
     hands_played = models.PositiveSmallIntegerField(default=0)
     context = models.JSONField(default=dict)  # the variant's pre-hand state for the next hand
-    ready_deadline = models.DateTimeField(null=True, blank=True)  # the fourth seat's countdown
+    # The table's own clock: the fourth seat's ready countdown, or the pre-hand question's deadline.
+    ready_deadline = models.DateTimeField(null=True, blank=True)
+    # The pre-hand questions of the next hand (买底/顶底, 飘) while they are being answered:
+    # {"questions": [PreHandQuestion...], "index": current, "answers": {chair: answer}}.
+    pre_hand = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "is_private"])]

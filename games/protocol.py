@@ -92,6 +92,27 @@ def table_info(table: Table) -> dict[str, Any]:
         "owner_id": table.owner_id,
         "dealer_position": table.dealer_position,
         "ready_deadline": table.ready_deadline.isoformat() if table.ready_deadline else None,
+        "pre_hand": pre_hand_info(table),
+    }
+
+
+def pre_hand_info(table: Table) -> dict[str, Any] | None:
+    """The open pre-hand question (买底/顶底, 飘): public, like the bets themselves."""
+    ph = table.pre_hand
+    if not ph:
+        return None
+    q = ph["questions"][ph["index"]]
+    deadline_ms = None
+    if table.ready_deadline is not None:
+        deadline_ms = max(0, int((table.ready_deadline - timezone.now()).total_seconds() * 1000))
+    return {
+        "key": q["key"],
+        "label": q["label"],
+        "choices": q["choices"],
+        "default": q["default"],
+        "asked": [(wind + table.dealer_position) % 4 for wind in q["seats"]],  # chairs
+        "answers": dict(ph["answers"]),  # chair -> answer so far
+        "deadline_in_ms": deadline_ms,
     }
 
 

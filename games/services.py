@@ -10,6 +10,7 @@ A timer never owns state: a stale or early wake-up changes nothing.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from games.engine.options import OptionsError
 from games.engine.state import PASS, Action, IllegalAction, Result
 from games.engine.tiles import TileNotationError
 from games.engine.variants import get_variant
+from games.engine.variants.base import PreHandQuestion
 from games.engine.wall import new_seed
 from games.models import Hand, HandEvent, Seat, Table
 from games.protocol import parse_action, render_state
@@ -203,7 +205,7 @@ def _table_changed(table: Table) -> None:
 
 
 # ------------------------------------------------------------------------------ match
-def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand:
+def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand | None:
     """Begin the match; ``first_hand`` lets tests and tournaments supply a prepared (rigged) hand."""
     table.status = Table.PLAYING
     table.dealer_position = 0  # the first hand's dealer is East: chair 0
@@ -211,10 +213,91 @@ def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand:
     table.context = {}
     table.save()
     Seat.objects.filter(table=table).update(timeouts=0, disconnects=0, auto_play=False)
-    return start_hand(table, first_hand)
+    if first_hand is not None:
+        return start_hand(table, first_hand)
+    return begin_hand(table)
+
+
+def begin_hand(table: Table) -> Hand | None:
+    """Start the next hand, first asking the rule set's pre-hand questions (买底/顶底, 飘).
+
+    Returns the new hand, or None while people still have questions to answer.
+    """
+    rules = get_variant(table.variant)
+    questions = rules.pre_hand_questions(table.options, table.context)
+    if not questions:
+        return start_hand(table)
+    table.pre_hand = {"questions": [q.to_json() for q in questions], "index": 0, "answers": {}}
+    return _advance_pre_hand(table)
+
+
+def _current_question(table: Table) -> PreHandQuestion | None:
+    ph = table.pre_hand
+    if not ph:
+        return None
+    return PreHandQuestion.from_json(ph["questions"][ph["index"]])
+
+
+def _advance_pre_hand(table: Table, now: datetime | None = None) -> Hand | None:
+    """Bots and 托管 seats answer at once; complete questions fold into the context; then deal."""
+    rules = get_variant(table.variant)
+    seats = list(table.seats.all())
+    now = now or timezone.now()
+    while (question := _current_question(table)) is not None:
+        ph = table.pre_hand
+        assert ph is not None
+        chairs = {wind: (wind + table.dealer_position) % 4 for wind in question.seats}
+        for chair in chairs.values():
+            s = seats[chair]
+            if str(chair) not in ph["answers"] and (s.is_bot or s.auto_play or s.left):
+                ph["answers"][str(chair)] = question.default
+        if any(str(c) not in ph["answers"] for c in chairs.values()):
+            table.ready_deadline = now + timedelta(seconds=table.turn_seconds)
+            table.save(update_fields=["pre_hand", "ready_deadline", "context"])
+            timers.schedule_on_commit("table", table.pk, _token(table.ready_deadline), table.ready_deadline)
+            _table_changed(table)
+            return None
+        answers = {wind: ph["answers"][str(chair)] for wind, chair in chairs.items()}
+        table.context = rules.apply_pre_hand_answers(table.context, question, answers)
+        ph["index"] += 1
+        ph["answers"] = {}
+        if ph["index"] >= len(ph["questions"]):
+            table.pre_hand = None
+    table.ready_deadline = None
+    table.save(update_fields=["pre_hand", "ready_deadline", "context"])
+    return start_hand(table)
+
+
+def choose(table_id: int, user: User, key: Any, value: Any) -> None:
+    """A player's answer to the open pre-hand question."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        question = _current_question(table)
+        if table.status != Table.PLAYING or question is None:
+            raise Refused("there is no question to answer now")
+        if key != question.key:
+            raise Refused(f"the question now is {question.label} ({question.key})")
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise Refused("you do not sit at this table")
+        wind = (seat.position - table.dealer_position) % 4
+        if wind not in question.seats:
+            raise Refused(f"{question.label} is not yours to choose")
+        assert table.pre_hand is not None
+        if str(seat.position) in table.pre_hand["answers"]:
+            raise Refused("you have already answered")
+        if not any(value == c and type(value) is type(c) for c in question.choices):
+            allowed = ", ".join(json.dumps(c) for c in question.choices)
+            raise Refused(f"{question.label}: choose one of {allowed}")
+        table.pre_hand["answers"][str(seat.position)] = value
+        if seat.auto_play or seat.timeouts:
+            seat.auto_play, seat.timeouts = False, 0
+            seat.save(update_fields=["auto_play", "timeouts"])
+        _advance_pre_hand(table)
 
 
 def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
+    """Deal (or take the prepared ``engine``) and let bots act until a person must decide."""
     rules = get_variant(table.variant)
     if rules.escape_penalty_bases:
         # A leaver who paid the escape penalty is gone: a house bot takes the chair.
@@ -494,8 +577,12 @@ def wake(kind: str, obj_id: int, token: int) -> bool:
             row.deadline_at = None
             row.save(update_fields=["deadline_at"])
             table = Table.objects.select_for_update().get(pk=table.pk)
-            if table.status == Table.PLAYING and not table.hands.filter(number=row.number + 1).exists():
-                start_hand(table)
+            if (
+                table.status == Table.PLAYING
+                and table.pre_hand is None
+                and not table.hands.filter(number=row.number + 1).exists()
+            ):
+                begin_hand(table)
             return True
         seats = list(table.seats.select_for_update())
         step = _Step(row, _engine(row), seats, now=now)
@@ -525,9 +612,19 @@ def wake(kind: str, obj_id: int, token: int) -> bool:
 def _wake_table(table_id: int, token: int) -> bool:
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
-        if table is None or table.status != Table.WAITING or table.ready_deadline is None:
+        if table is None or table.ready_deadline is None:
             return False
-        if _token(table.ready_deadline) != token or timezone.now() < table.ready_deadline:
+        now = timezone.now()
+        if _token(table.ready_deadline) != token or now < table.ready_deadline:
+            return False
+        question = _current_question(table)
+        if table.status == Table.PLAYING and question is not None and table.pre_hand is not None:
+            # Whoever did not answer in time takes the default answer.
+            for wind in question.seats:
+                table.pre_hand["answers"].setdefault(str((wind + table.dealer_position) % 4), question.default)
+            _advance_pre_hand(table, now)
+            return True
+        if table.status != Table.WAITING:
             return False
         for seat in table.seats.select_for_update().filter(user__isnull=False, ready=False):
             seat.user = None
@@ -542,7 +639,7 @@ def due_wakeups(now: datetime | None = None) -> list[tuple[str, int, int]]:
     """Every deadline that has passed: the sweeper's safety net for lost timers."""
     now = now or timezone.now()
     hands = Hand.objects.filter(deadline_at__lte=now).values_list("pk", "seq")
-    waiting = Table.objects.filter(status=Table.WAITING, ready_deadline__lte=now).values_list("pk", "ready_deadline")
+    waiting = Table.objects.filter(ready_deadline__lte=now).values_list("pk", "ready_deadline")
     tables = [(pk, at) for pk, at in waiting if at is not None]
     return [("hand", pk, seq) for pk, seq in hands] + [("table", pk, _token(at)) for pk, at in tables]
 

@@ -326,6 +326,8 @@ def test_leaving_a_running_match_follows_the_escape_rule(players: list[Any], var
 
     house = system_wallet()
     before = (Wallet.objects.get(user=owner).balance, house.balance)
+    if variant == "dongbei":
+        services.choose(table.pk, owner, "piao", 0)  # the pre-hand 飘 question
     hand = Hand.objects.get(table=table)
     assert hand.status == Hand.PLAYING
     services.stand(table.pk, owner)
