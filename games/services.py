@@ -208,7 +208,8 @@ def _table_changed(table: Table) -> None:
 def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand | None:
     """Begin the match; ``first_hand`` lets tests and tournaments supply a prepared (rigged) hand."""
     table.status = Table.PLAYING
-    table.dealer_position = 0  # the first hand's dealer is East: chair 0
+    # Chair 0 is East; the rule set names the first dealer (东北 rolls a die for it).
+    table.dealer_position = get_variant(table.variant).first_dealer(new_seed(), table.options) % 4
     table.hands_played = 0
     table.context = {}
     table.save()
@@ -355,7 +356,11 @@ class _Step:
             self.row.window_opened_at = self.now
 
     def has_claim(self, engine_seat: int) -> bool:
-        """Does this seat hold a real claim (more than a pass) in the open window?"""
+        """Does this seat hold a real choice (more than a pass): a claim in the open window,
+        or an option in a rule set's prompt (漳州 抢金, 抢暗杠)?"""
+        prompt = self.engine.variant.prompt(self.engine)
+        if prompt is not None and prompt.get(engine_seat):
+            return True
         window = self.engine.window
         return window is not None and bool(window.options.get(engine_seat))
 

@@ -34,3 +34,11 @@ def test_dongbei_asks_everyone_for_piao_within_the_options_range() -> None:
 def test_other_rule_sets_ask_nothing() -> None:
     v = get_variant("zhejiang_caishen")
     assert v.pre_hand_questions(v.validate_options({}), {}) == []
+
+
+def test_dongbei_first_dealer_comes_from_a_die() -> None:
+    v = get_variant("dongbei")
+    opts = v.validate_options({})
+    dealers = {v.first_dealer(f"seed-{i}", opts) for i in range(60)}
+    assert dealers == {0, 1, 2, 3}
+    assert get_variant("wenzhou").first_dealer("x", {}) == 0

@@ -271,6 +271,11 @@ class Variant:
         return Result(status="draw", breakdown=[BreakdownItem("exhaustive_draw", "流局")])
 
     # ------------------------------------------------------------ before the deal
+    def first_dealer(self, seed: str, options: Mapping[str, Any]) -> int:
+        """The chair (0..3, counted in turn order from the East chair) that deals the match's
+        first hand; ``seed`` is the platform's fresh random seed.  East by default."""
+        return 0
+
     def pre_hand_questions(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> list[PreHandQuestion]:
         """The choices to make before this hand is dealt (none by default)."""
         return []

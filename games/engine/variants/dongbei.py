@@ -117,6 +117,10 @@ class Dongbei(Variant):
     source = "004_f868d7dffdb39075.zh.txt"
     spec_section = "D4"
 
+    def first_dealer(self, seed: str, options: Mapping[str, Any]) -> int:
+        """定庄: the East player rolls one die (SPEC D4.2)."""
+        return first_dealer(roll_die(seed), options.get("count_direction", CLOCKWISE))
+
     def pre_hand_questions(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> list[PreHandQuestion]:
         """飘: every player may bet before the deal ("游戏开始未发牌前选择飘者"), in 底注 units."""
         amounts = tuple(a for a in PIAO_AMOUNTS if a <= options["piao_max"])

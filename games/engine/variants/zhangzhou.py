@@ -1,0 +1,728 @@
+"""D3: 漳州麻将 — SPEC.md §D3, source ``003_00e02b2141198ee2.zh.txt``.
+
+144 tiles with 8 flowers, 16-tile hands (dealer 17).  A drawn flower is exposed
+and replaced from the tail at once (补花; at the start in rounds from the dealer).
+After 补花 the dealer's dice count a tile from the replacement end: it turns face
+up in place and its kind is the 金 (gold), a wild; the face-up tile stays drawable
+and is the tile 抢金 takes.  白板 plays the gold's face everywhere (正金: the gold is
+白板 and 白板 stands for nothing).  A discarded gold cannot be claimed; two golds
+win only by self-draw; three golds win at once (三金倒).
+
+Machine support this rule set added (docs/engine.md): a *prompt* (``Variant.prompt``
+/ ``answer_prompt``) for questions outside the claim windows — 抢金 before play and
+抢暗杠 before each draw — and ``before_draw`` to hold a draw back while one is open.
+The 白板 stand-in in chows uses ``chow_stand_ins``.  Flowers, 游金, the last four
+tiles and 三游 happen in ``after_draw`` / ``after_discard``.
+
+Player flags: ``you`` (0, 1 单游, 2 双游; public) and ``passed_win`` (先弃后和).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from games.engine import shapes
+from games.engine.hand import BY_CLAIM, BY_DEAL, BY_DRAW, BY_REPLACEMENT, CLAIM, ENDED, WinContext
+from games.engine.options import Option, OptionsError, OptionsSchema
+from games.engine.scoring import others
+from games.engine.state import (
+    KONG_CONCEALED,
+    KONG_EXPOSED,
+    MELD_PUNG,
+    PASS,
+    WIN,
+    Action,
+    Event,
+    Meld,
+    Player,
+    Result,
+    seat_name,
+)
+from games.engine.tiles import NUM_KINDS, WHITE, Tile, format_tiles, is_flower, standard_set, tile_str
+from games.engine.variants import register
+from games.engine.variants import zhangzhou_hands as hands
+from games.engine.variants import zhangzhou_scoring as scoring
+from games.engine.variants.base import ScenarioError, Variant, WinVerdict
+from games.engine.wall import Wall, rigged_wall, seed_commitment, shuffled_tiles
+
+if TYPE_CHECKING:
+    from games.engine.hand import Hand
+
+DEALER = 0
+STACKS_PER_WALL = 18
+ROB_GOLD = "rob_gold"  # 抢金 (scenario verb)
+ROB_KONG = "rob_concealed_kong"  # 抢暗杠 (scenario verb, ``tile`` = the guess)
+PROMPT = "prompt"  # hand phase while the player to draw is asked first (抢暗杠); nobody holds a 17th tile
+SOURCE_ROB_CONCEALED = "robbing_concealed_kong"
+YOU = "you"  # player flag: 游金 level
+PASSED = "passed_win"  # player flag: 先弃后和 until the player's own next turn
+RANK = {WIN: 2, ROB_GOLD: 1, ROB_KONG: 1}  # in a prompt: 三金倒 before 抢金
+_NO_STAND_INS: dict[Tile, Tile] = {}
+_STAND_INS = {g: {WHITE: g} for g in range(27)}  # 白板 plays a suited gold's face in a chow
+
+
+def break_ring(ring: Sequence[Tile], dice: tuple[int, int]) -> list[Tile]:
+    """The ring (walls of dealer, 下家, 对家, 上家) in head order, broken as D3 says.
+
+    Count the dice sum S seats from the dealer (dealer = 1); in that wall leave S
+    stacks and start at stack S + 1 (doc: 3 + 4 = 7 → 对家's wall, from stack 8).
+    """
+    s = dice[0] + dice[1]
+    start = 2 * (((s - 1) % 4) * STACKS_PER_WALL + s % STACKS_PER_WALL)
+    return list(ring[start:]) + list(ring[:start])
+
+
+def live(hand: Hand) -> int:
+    """Drawable tiles left before the dead wall (the tiles that must stay unplayed)."""
+    return hand.wall.remaining() - int(hand.options["dead_wall"])
+
+
+def _k(name: str, value: int, label: str) -> Option:
+    return Option(name, int, value, label, minimum=1, maximum=1000, house=True)
+
+
+class Zhangzhou(Variant):
+    key = "zhangzhou"
+    display_name = "漳州麻将"
+    source = "003_00e02b2141198ee2.zh.txt"
+    spec_section = "D3"
+    hand_size = 16
+    context_keys = frozenset({"dealer_streak"})
+    options_schema = OptionsSchema(
+        (
+            Option(
+                "dead_wall",
+                int,
+                16,
+                "tiles never drawn at the end (除去要剩的牌)",
+                minimum=0,
+                maximum=79,
+                house=True,
+                help="SPEC D3.3.3: the text does not give the number.",
+            ),
+            _k("k_discard", 1, "K: discard win (平胡)"),
+            _k("k_self_draw", 2, "K: self-draw (自摸)"),
+            _k("k_three_golds", 2, "K: 三金倒 (scored as 自摸)"),
+            _k("k_rob_gold", 2, "K: 抢金"),
+            _k("k_single_you", 4, "K: 单游"),
+            _k("k_double_you", 8, "K: 双游"),
+            _k("k_triple_you", 16, "K: 三游 (2 × 双游)"),
+            _k("factor_kong_bloom", 2, "× for 杠上开花"),
+            _k("factor_robbing_kong", 2, "× for 抢杠胡 (an added kong, or a concealed one guessed)"),
+            Option(
+                "dealer_streak_factor",
+                bool,
+                True,
+                "R: payments with the dealer × the dealer's run (连庄)",
+                house=True,
+                help="SPEC D3 reads the 连庄 fragment as R = dealer_streak.",
+            ),
+            Option(
+                "discard_payer",
+                str,
+                "all",
+                "who pays a discard win",
+                choices=("all", "discarder"),
+                help="SPEC D3.3.2: all three losers; 'discarder': the discarder pays all three shares.",
+            ),
+            Option(
+                "winner_points",
+                str,
+                "in_base",
+                "the winner's 花分/杠分",
+                choices=("in_base", "separate"),
+                help="SPEC D3.3.11: inside (底分 + W); 'separate': each loser pays W × 底分 apart.",
+            ),
+            Option(
+                "gold_drawable",
+                bool,
+                True,
+                "the flipped 金 stays in the wall and is drawn in turn",
+                help="SPEC D3.3.4; off: it is never drawn (only 3 golds in play, 抢金 still takes it).",
+            ),
+            Option(
+                "double_you_discard_win",
+                bool,
+                True,
+                "during 双游 the forced discards may be won on",
+                help="SPEC D3.3.7: a win yes, a chow or pung no.",
+            ),
+        )
+    )
+
+    # ------------------------------------------------------------ configuration
+    def validate_context(self, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        ctx = super().validate_context(context)
+        streak = ctx.get("dealer_streak", 1)
+        if isinstance(streak, bool) or not isinstance(streak, int) or streak < 1:
+            raise OptionsError(f"context 'dealer_streak' must be an integer >= 1, got {streak!r}")
+        return ctx
+
+    def tile_set(self, options: Mapping[str, Any]) -> list[Tile]:
+        return standard_set(with_flowers=True)
+
+    # ------------------------------------------------------------------ set-up
+    def new_hand(
+        self,
+        options: Mapping[str, Any] | None = None,
+        context: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> Hand:
+        # As the base, but with D3's break (the base rotates the ring by D0's rule).
+        from games.engine.hand import Hand
+        from games.engine.wall import new_seed
+
+        opts = self.validate_options(options)
+        ctx = self.validate_context(context)
+        seed = seed if seed is not None else new_seed()
+        ring, dice = shuffled_tiles(self.tile_set(opts), seed)
+        wall = Wall(tiles=break_ring(ring, dice))
+        players = [Player() for _ in range(4)]
+        for seat, count in self.deal_order():
+            for _ in range(count):
+                players[seat].add(wall.draw_head())
+        hand = Hand(
+            self, opts, ctx, wall, players, extra={"dice": list(dice)}, seed=seed, seed_hash=seed_commitment(seed)
+        )
+        self.after_deal(hand)
+        return hand
+
+    def deal_order(self) -> list[tuple[int, int]]:
+        """Two stacks (4 tiles) each, dealer first, four rounds; then the dealer's 跳牌."""
+        return [(seat, 4) for _ in range(4) for seat in range(4)] + [(DEALER, 1)]
+
+    def after_deal(self, hand: Hand) -> None:
+        self._opening_flowers(hand)
+        pos, rolls = self._flip_gold(hand)
+        hand.extra["gold_dice"] = rolls
+        hand.wall.mark_face_up(pos, drawable=True)  # it stays in place, face up, and is drawn in turn
+        self._start(hand, pos)
+
+    def rig_wall(
+        self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile], filler: Sequence[Tile]
+    ) -> Wall:
+        if flipped is None:
+            raise ScenarioError("zhangzhou needs 'flipped': the 金 turned up after 补花")
+        if is_flower(flipped):
+            raise ScenarioError("the 金 cannot be a flower (a flower is put back and the dice rolled again)")
+        # DESIGN.md: the gold lies in the replacement-draw order right after the listed tail.
+        wall = rigged_wall(total, head, tail, filler, fixed_tail={len(tail): flipped})
+        wall.mark_face_up(wall.tail_position(len(tail)), drawable=True)
+        return wall
+
+    def after_rig(self, hand: Hand, flipped: Tile | None) -> None:
+        (pos,) = hand.wall.face_up
+        self._opening_flowers(hand)
+        self._start(hand, pos)
+
+    def _opening_flowers(self, hand: Hand) -> None:
+        """补花 in rounds: dealer first, each player all the flowers in hand; flowers received
+        as replacements wait for the next round, which starts from the dealer again."""
+        rounds = 0
+        while any(is_flower(t) for p in hand.players for t in p.hand):
+            rounds += 1
+            for p in hand.players:
+                flowers = [t for t in p.hand if is_flower(t)]
+                for f in flowers:
+                    p.remove(f)
+                    p.flowers.append(f)
+                for _ in flowers:
+                    p.add(hand.wall.draw_tail())
+        hand.extra["flower_rounds"] = rounds
+
+    def _flip_gold(self, hand: Hand) -> tuple[int, list[list[int]]]:
+        """The dealer's dice count from the last tile at the replacement end; a flower is put
+        back and the dice rolled again.  The dice come from the hand's seed."""
+        rng = random.Random(seed_commitment("gold:" + (hand.seed or "")))
+        wall = hand.wall
+        ranks = range(wall.tail_cursor, len(wall.tiles))
+        order = [p for p in (wall.tail_position(k) for k in ranks) if not wall.taken[p]]
+        rolls: list[list[int]] = []
+        for _ in range(100):
+            dice = [rng.randint(1, 6), rng.randint(1, 6)]
+            rolls.append(dice)
+            pos = order[dice[0] + dice[1] - 1]
+            if not is_flower(wall.tiles[pos]):
+                return pos, rolls
+        # Unreachable in practice: at most 8 of the 11 tiles the dice can reach are flowers.
+        return next(p for p in order if not is_flower(wall.tiles[p])), rolls
+
+    def _start(self, hand: Hand, pos: int) -> None:
+        wall = hand.wall
+        gold = wall.tiles[pos]
+        if not hand.options["gold_drawable"] and pos not in wall.skip:
+            wall.skip.add(pos)
+            wall.recount()
+        hand.extra.update(
+            {
+                "gold": gold,
+                "gold_pos": pos,
+                "fenbing": [0, False],  # rounds followed, broken
+                "double_you": [],  # seats whose 双游 restricts the others until their next draw
+                "final_round": False,  # a tile of the last four has been drawn
+                "after_kong": None,  # seat drawing replacements for a kong (杠上开花)
+                "held_draw": None,  # seat whose draw waits for the 抢金 answers
+                "triple_you": None,
+                "skip_prompt": False,
+                "prompt": None,
+            }
+        )
+        hand.set_wilds([gold])
+        self._open_rob_gold(hand)
+
+    # ------------------------------------------------------------------ prompts
+    def _open_rob_gold(self, hand: Hand) -> None:
+        """抢金 (and 三金倒, which comes first) for the non-dealers, asked before play.
+
+        The dealer answers on their own first turn (``rob_gold`` among their actions) and
+        may play on meanwhile; the next draw waits until everyone asked has answered.
+        """
+        ex = hand.extra
+        gold = ex["gold"]
+        if hand.wall.taken[ex["gold_pos"]]:
+            return
+        seats = []
+        for s in others(DEALER):
+            counts = hand.players[s].counts
+            options: list[list[Any]] = []
+            if counts[gold] >= 3:
+                options.append([WIN, None])
+            if hands.is_ready(counts, gold):
+                options.append([ROB_GOLD, None])
+            if options:
+                seats.append({"seat": s, "options": options, "answer": None})
+        ex["prompt"] = {"kind": ROB_GOLD, "seats": seats} if seats else None
+
+    def prompt(self, hand: Hand) -> dict[int, list[Action]] | None:
+        pr = hand.extra.get("prompt")
+        if not pr or hand.phase == ENDED:
+            return None
+        out = {
+            e["seat"]: [Action(e["seat"], kind, tile=tile) for kind, tile in e["options"]]
+            for e in pr["seats"]
+            if e["answer"] is None
+        }
+        return out or None
+
+    def answer_prompt(self, hand: Hand, action: Action, events: list[Event]) -> None:
+        pr = hand.extra["prompt"]
+        answer = [action.kind, action.tile]
+        # Rebuilt, never changed in place: a snapshot may share these objects.
+        seats = [dict(e, answer=answer) if e["seat"] == action.seat else e for e in pr["seats"]]
+        hand.extra["prompt"] = {"kind": pr["kind"], "seats": seats}
+        self._resolve_prompt(hand, events)
+
+    def _resolve_prompt(self, hand: Hand, events: list[Event]) -> None:
+        """Resolve once nobody still to answer could outbid the best answer (like 截和)."""
+        pr = hand.extra["prompt"]
+
+        def key(kind: str, seat: int) -> tuple[int, int]:
+            return RANK.get(kind, 0), -((seat - DEALER) % 4)
+
+        best: tuple[tuple[int, int], int, list[Any]] | None = None
+        for e in pr["seats"]:
+            a = e["answer"]
+            if a is not None and a[0] != PASS and (best is None or key(a[0], e["seat"]) > best[0]):
+                best = (key(a[0], e["seat"]), e["seat"], a)
+        for e in pr["seats"]:
+            if e["answer"] is None:
+                if best is None:
+                    return
+                top = max((key(kind, e["seat"]) for kind, _ in e["options"]), default=(0, 0))
+                if top > best[0]:
+                    return
+        hand.extra["prompt"] = None
+        if best is None:
+            self._prompt_passed(hand, pr, events)
+            return
+        _, seat, (kind, tile) = best
+        if kind == WIN:
+            p = hand.players[seat]
+            ctx = WinContext(seat, None, "self_draw", None, BY_DEAL, list(p.counts), list(p.melds))
+            events.append(Event("three_golds", seat))
+            hand._finish_win(ctx, events)
+        elif kind == ROB_GOLD:
+            self._rob_gold(hand, seat, events)
+        else:
+            self._rob_concealed_kong(hand, seat, tile, events)
+
+    def _prompt_passed(self, hand: Hand, pr: dict[str, Any], events: list[Event]) -> None:
+        ex = hand.extra
+        if pr["kind"] == ROB_GOLD:
+            held = ex["held_draw"]
+            if held is not None:
+                ex["held_draw"] = None
+                hand._next_draw(held, events)  # 抢暗杠 may still be asked before it
+            return
+        ex["skip_prompt"] = True  # asked already: this time the draw goes ahead
+        hand._next_draw(pr["seats"][0]["seat"], events)
+
+    def before_draw(self, hand: Hand, seat: int, events: list[Event]) -> bool:
+        ex = hand.extra
+        if ex.get("skip_prompt"):
+            ex["skip_prompt"] = False
+            return False
+        if self.prompt(hand) is not None:
+            # The 抢金 answers are not all in.  The table waits as it does for a claim window, so
+            # the pause looks like any other and tells nobody who may rob the gold.
+            ex["held_draw"] = seat
+            hand.phase = CLAIM
+            return True
+        # 抢暗杠: before each own draw a player may guess another's concealed kong.  Everyone
+        # is asked while one stands, so being asked tells nothing.
+        if not any(m.kind == KONG_CONCEALED for s in others(seat) for m in hand.players[s].melds):
+            return False
+        options = [[ROB_KONG, t] for t in range(NUM_KINDS)]
+        ex["prompt"] = {"kind": ROB_KONG, "seats": [{"seat": seat, "options": options, "answer": None}]}
+        hand.phase = PROMPT
+        events.append(Event("rob_kong_question", seat))
+        return True
+
+    # ---------------------------------------------------------------- special wins
+    def _dealer_may_rob(self, hand: Hand, seat: int) -> str | None:
+        ex = hand.extra
+        if seat != DEALER:
+            return "抢金 is decided before play: only when you are asked"
+        if hand.turn_kind != BY_DEAL or hand.players[DEALER].discards:
+            return "抢金 is only possible before the dealer's first discard"
+        if hand.wall.taken[ex["gold_pos"]]:
+            return "the flipped 金 is no longer in the wall"
+        if not hands.ready_after_setting_aside(hand.players[DEALER].counts, ex["gold"]):
+            return "抢金 needs 16 of your 17 tiles to be 听牌"
+        return None
+
+    def _rob_gold(self, hand: Hand, seat: int, events: list[Event]) -> None:
+        """Take the face-up gold into hand and win (the dealer sets one tile aside first)."""
+        ex = hand.extra
+        gold = ex["gold"]
+        p = hand.players[seat]
+        ex["prompt"] = None
+        if len(p.hand) + 3 * len(p.melds) > self.hand_size:
+            aside = self._set_aside(p, gold)
+            p.remove(aside)
+            p.discards.append(aside)
+            events.append(Event("set_aside", seat, {"tile": tile_str(aside)}))
+        hand.wall.taken[ex["gold_pos"]] = True
+        hand.wall.recount()
+        counts = list(p.counts)
+        counts[gold] += 1
+        events.append(Event(ROB_GOLD, seat, {"tile": tile_str(gold)}))
+        ctx = WinContext(seat, gold, ROB_GOLD, None, hand.turn_kind, counts, list(p.melds))
+        hand._finish_win(ctx, events)
+
+    @staticmethod
+    def _set_aside(p: Player, gold: Tile) -> Tile:
+        """The rightmost tile whose removal leaves the dealer 听牌 (a gold only if nothing else does)."""
+        fits = hands.ready_after_setting_aside(p.counts, gold)
+        for t in reversed(p.hand):
+            if t in fits and t != gold:
+                return t
+        return fits[0]
+
+    def _rob_concealed_kong(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
+        """A right guess that completes the hand flips the kong and wins on it; anything else is 诈胡."""
+        owner = next(
+            (s for s in others(seat) for m in hand.players[s].melds if m.kind == KONG_CONCEALED and m.tiles[0] == tile),
+            None,
+        )
+        p = hand.players[seat]
+        if owner is not None:
+            counts = list(p.counts)
+            counts[tile] += 1
+            ctx = WinContext(seat, tile, SOURCE_ROB_CONCEALED, owner, BY_CLAIM, counts, list(p.melds))
+            if not isinstance(self.evaluate_win(hand, ctx), str):
+                melds = hand.players[owner].melds
+                i = next(i for i, m in enumerate(melds) if m.kind == KONG_CONCEALED and m.tiles[0] == tile)
+                melds[i] = Meld(MELD_PUNG, (tile,) * 3)  # the robbed kong is broken: no 杠分
+                events.append(Event(ROB_KONG, seat, {"tile": tile_str(tile), "from": seat_name(owner)}))
+                hand._finish_win(ctx, events)
+                return
+        actual = {
+            seat_name(s): format_tiles(m.tiles[:1])
+            for s in others(seat)
+            for m in hand.players[s].melds
+            if m.kind == KONG_CONCEALED
+        }
+        hand.result = scoring.settle_false_win(hand, seat, tile_str(tile), actual)
+        hand._end(events, Event("false_win", seat, {"guess": tile_str(tile), "concealed_kongs": actual}))
+
+    def _auto_win(self, hand: Hand, seat: int, events: list[Event], why: str) -> bool:
+        ctx = hand._self_win_context(seat)
+        if isinstance(self.evaluate_win(hand, ctx), str):
+            return False
+        events.append(Event("auto_win", seat, {"why": why}))
+        hand.extra["auto_win"] = seat  # the scenario runner accepts a listed draw or win that confirms it
+        hand._finish_win(ctx, events)
+        hand.players[seat].drawn = None
+        return True
+
+    # ------------------------------------------------------------------- rules
+    def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]:
+        return _STAND_INS.get(hand.extra["gold"], _NO_STAND_INS)
+
+    @staticmethod
+    def _double_you_of(hand: Hand, seat: int) -> int | None:
+        """The other player whose 双游 restricts ``seat`` now, if any."""
+        for s in hand.extra.get("double_you", ()):
+            if s != seat:
+                return int(s)
+        return None
+
+    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+        you = self._double_you_of(hand, seat)
+        drawn = hand.players[seat].drawn
+        if you is not None and drawn is not None and tile != drawn:
+            return (
+                f"{seat_name(you)} is 双游: you may only win by self-draw or discard the tile you just "
+                f"received ({tile_str(drawn)})"
+            )
+        return None
+
+    def _claim_blocked(self, hand: Hand, tile: Tile, what: str) -> str | None:
+        if tile == hand.extra["gold"]:
+            return f"nobody may {what} a discarded 金"
+        if hand.extra["double_you"]:
+            you = seat_name(hand.extra["double_you"][0])
+            return f"{you} is 双游: nobody may chow, pung or kong until {you}'s next draw"
+        return None
+
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
+        if hand.extra["gold"] in rest:
+            return "the 金 in your hand cannot be used in a chow"
+        return self._claim_blocked(hand, tile, "chow")
+
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+        return self._claim_blocked(hand, tile, "pung")
+
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
+        if tile == hand.extra["gold"]:
+            return "the 金 cannot be konged"
+        if kind == KONG_EXPOSED or self._double_you_of(hand, seat) is not None:
+            blocked = self._claim_blocked(hand, tile, "kong")
+            if blocked:
+                return blocked
+        if live(hand) <= 0:
+            return "no drawable tile is left for the kong's replacement"
+        if kind != KONG_EXPOSED and self.prompt(hand) is not None:
+            # The replacement draw could take the face-up gold the others may still rob.
+            return "wait: the others are still deciding on 抢金"
+        return None
+
+    def can_draw(self, hand: Hand) -> bool:
+        return live(hand) > 0
+
+    def extra_own_turn_actions(self, hand: Hand, seat: int) -> list[Action]:
+        if hand.turn_kind == BY_DEAL and self._dealer_may_rob(hand, seat) is None:
+            return [Action(seat, ROB_GOLD)]
+        return []
+
+    def extra_refusal(self, hand: Hand, action: Action) -> str | None:
+        kind = action.kind
+        prompt = self.prompt(hand)
+        if prompt is not None and action.seat in prompt:
+            offered = " or ".join(sorted({a.kind for a in prompt[action.seat]}))
+            pr = hand.extra["prompt"]
+            if kind == ROB_GOLD:
+                return "抢金 needs your 16 tiles to be 听牌"
+            if kind == WIN and pr["kind"] == ROB_GOLD:
+                return "三金倒 needs three 金"
+            if pr["kind"] == ROB_KONG:
+                return f"answer first: guess a concealed kong ({ROB_KONG} with a tile) or pass"
+            return f"answer first: {offered} or pass"
+        if kind == ROB_GOLD:
+            if action.tile is not None:
+                return "抢金 names no tile"
+            return self._dealer_may_rob(hand, action.seat)
+        if kind == ROB_KONG:
+            return "a concealed kong may only be guessed when you are asked, before your own draw"
+        return f"unknown action {kind!r}"
+
+    def apply_extra(self, hand: Hand, action: Action, events: list[Event]) -> None:
+        assert action.kind == ROB_GOLD
+        self._rob_gold(hand, action.seat, events)
+
+    # --------------------------------------------------------------------- wins
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
+        ex = hand.extra
+        opts = hand.options
+        gold = ex["gold"]
+        p = hand.players[ctx.seat]
+        c, golds = hands.split(ctx.counts, gold)
+        src = ctx.source
+        if src in ("discard", "robbing_kong", SOURCE_ROB_CONCEALED):
+            if ctx.tile == gold:
+                return "nobody may win on a discarded 金 (金不能点炮)"
+            if src != SOURCE_ROB_CONCEALED and p.flags.get(PASSED):
+                return "先弃后和: you passed a win; no win on another's tile until your own next turn"
+            if src != SOURCE_ROB_CONCEALED and golds >= 2:
+                # 抢杠 is a win on another's tile too; a right 抢暗杠 guess is a special win.
+                return "with two or more 金 you may only win by self-draw (两金必须自摸)"
+            if src == "discard" and ex["double_you"] and not opts["double_you_discard_win"]:
+                return "during 双游 the forced discards cannot be won on at this table"
+            if not shapes.is_standard_win(c, golds):
+                return "not a winning hand"
+            if src == "discard":
+                return WinVerdict(["discard"], {"k": opts["k_discard"], "parts": [["discard", opts["k_discard"]]]})
+            k = opts["k_discard"] * opts["factor_robbing_kong"]
+            return WinVerdict(["robbing_kong"], {"k": k, "parts": [["robbing_kong", k]]})
+        shaped = shapes.is_standard_win(c, golds)
+        if src == ROB_GOLD:
+            if not shaped:
+                return "抢金 needs a 听牌 hand"
+            return WinVerdict([ROB_GOLD], {"k": opts["k_rob_gold"], "parts": [[ROB_GOLD, opts["k_rob_gold"]]]})
+        if not shaped and golds < 3:
+            return "not a winning hand"
+        cands: list[tuple[int, str]] = []
+        if ex.get("triple_you") == ctx.seat:
+            cands.append((opts["k_triple_you"], "you_triple"))
+        elif shaped and self._you_draw(ctx, gold):
+            if int(p.flags.get(YOU, 0)) >= 2:
+                cands.append((opts["k_double_you"], "you_double"))
+            else:
+                cands.append((opts["k_single_you"], "you_single"))
+        if golds >= 3:
+            cands.append((opts["k_three_golds"], "three_golds"))
+        if shaped:
+            cands.append((opts["k_self_draw"], "self_draw"))
+        k, name = max(cands, key=lambda kv: kv[0])  # the first of equals: 游金, then 三金倒, then 自摸
+        parts: list[list[Any]] = [[name, k]]
+        patterns = [name]
+        if ctx.turn_kind == BY_REPLACEMENT and ex.get("after_kong") == ctx.seat:
+            patterns.append("kong_bloom")
+            parts.append(["kong_bloom", opts["factor_kong_bloom"]])
+            k *= opts["factor_kong_bloom"]
+        return WinVerdict(patterns, {"k": k, "parts": parts, "golds": golds})
+
+    @staticmethod
+    def _you_draw(ctx: WinContext, gold: Tile) -> bool:
+        """游金: before this draw the hand was five melds and a lone gold, and the tile drawn is an
+        ordinary one (摸进一张普通牌).  A drawn gold instead wins as plain 自摸 (SPEC D3.4.10), is
+        thrown for 双游, or ends a 双游 as 三游."""
+        drawn = ctx.tile
+        if drawn is None or drawn == gold or ctx.turn_kind not in (BY_DRAW, BY_REPLACEMENT):
+            return False
+        before = list(ctx.counts)
+        before[drawn] -= 1
+        return hands.you_shape(before, gold)
+
+    # ------------------------------------------------------------------- hooks
+    def after_draw(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
+        ex = hand.extra
+        p = hand.players[seat]
+        if p.flags.get(PASSED):
+            p.flags[PASSED] = False  # the player's own turn: 先弃后和 is over
+        if hand.turn_kind == BY_DRAW:
+            ex["after_kong"] = None
+            if seat in ex["double_you"]:  # the 双游 player's next draw ends the restriction
+                ex["double_you"] = [s for s in ex["double_you"] if s != seat]
+        if not ex["final_round"] and live(hand) < 4:
+            ex["final_round"] = True  # this tile is one of the last four drawable ones
+            events.append(Event("final_round", None, {"live_left": live(hand)}))
+        if is_flower(tile):
+            p.remove(tile)
+            p.flowers.append(tile)
+            p.drawn = None
+            events.append(Event("flower", seat, {"tile": tile_str(tile)}))
+            if live(hand) <= 0:
+                hand._finish_draw(events)  # no tile is left to replace it: 和局
+            else:
+                hand._replacement_draw(seat, events)
+            return
+        if p.flags.get(YOU) == 2 and tile == ex["gold"]:
+            ex["triple_you"] = seat  # 三游: the hand stops at once
+            if self._auto_win(hand, seat, events, "三游"):
+                return
+            ex["triple_you"] = None  # cannot happen: 5 melds, a lone gold and a drawn gold always win
+        if ex["final_round"]:
+            self._auto_win(hand, seat, events, "最后四张: a winning draw wins automatically")
+
+    def after_discard(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
+        ex = hand.extra
+        ex["after_kong"] = None
+        p = hand.players[seat]
+        gold = ex["gold"]
+        old = int(p.flags.get(YOU, 0))
+        # Five melds and a lone gold wait for any tile (游金).  Throwing a gold to get there
+        # (the drawn one in 单游, or one of a gold pair) is 双游.
+        level = (2 if tile == gold else max(old, 1)) if hands.you_shape(p.counts, gold) else 0
+        if level != old:
+            p.flags[YOU] = level
+            events.append(Event("you", seat, {"level": level}))
+        if level == 2 and tile == gold:
+            ex["double_you"] = [s for s in ex["double_you"] if s != seat] + [seat]
+        self._track_fenbing(hand, events)
+
+    def _track_fenbing(self, hand: Hand, events: list[Event]) -> None:
+        """分饼: round r counts when the three others' r-th discards all equal the dealer's r-th,
+        and every round before it counted too."""
+        rounds, broken = hand.extra["fenbing"]
+        if broken:
+            return
+        lead = hand.players[DEALER].discards
+        follow = [hand.players[s].discards for s in others(DEALER)]
+        while len(lead) > rounds:
+            x = lead[rounds]
+            if any(len(f) > rounds and f[rounds] != x for f in follow):
+                broken = True
+                break
+            if not all(len(f) > rounds for f in follow):
+                break
+            rounds += 1
+            each = hand.options["base"] << (rounds - 1)
+            events.append(Event("fenbing", DEALER, {"round": rounds, "tile": tile_str(x), "each": each}))
+        hand.extra["fenbing"] = [rounds, broken]
+
+    def after_meld(self, hand: Hand, seat: int, meld: Meld, events: list[Event]) -> None:
+        hand.players[seat].flags[PASSED] = False  # a claim is the player's turn too
+        if meld.is_kong:
+            hand.extra["after_kong"] = seat
+
+    def on_claim_answer(self, hand: Hand, action: Action) -> None:
+        w = hand.window
+        if w is None or action.kind == WIN:
+            return
+        if Action(action.seat, WIN) in w.options.get(action.seat, ()):
+            hand.players[action.seat].flags[PASSED] = True  # 先弃后和
+
+    # ----------------------------------------------------------------- scoring
+    def settle_win(self, hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
+        return scoring.settle_win(hand, ctx, verdict)
+
+    def settle_draw(self, hand: Hand) -> Result:
+        return scoring.settle_draw(hand)
+
+    def next_dealer_offset(self, result: Result) -> int:
+        # The dealer stays on a win of their own or a 和局 (臭庄); otherwise the 下家 deals.
+        if result.status == "win":
+            return 0 if result.winner == DEALER else 1
+        return 1 if result.win_kind == "false_win" else 0
+
+    def next_context(self, result: Result, context: Mapping[str, Any]) -> dict[str, Any]:
+        streak = int(context.get("dealer_streak", 1))
+        return {"dealer_streak": streak + 1 if self.next_dealer_offset(result) == 0 else 1}
+
+    # ------------------------------------------------------------ presentation
+    def public_info(self, hand: Hand) -> dict[str, Any]:
+        ex = hand.extra
+        gold = ex["gold"]
+        return {
+            "gold": tile_str(gold),
+            "wilds": tile_str(gold),
+            "zheng_jin": gold == WHITE,  # 正金: 白板 stands for nothing
+            "gold_in_wall": not hand.wall.taken[ex["gold_pos"]],
+            "you": {seat_name(s): int(p.flags.get(YOU, 0)) for s, p in enumerate(hand.players) if p.flags.get(YOU)},
+            "double_you": [seat_name(s) for s in ex["double_you"]],
+            "live_left": max(0, live(hand)),
+            "dead_wall": hand.options["dead_wall"],
+            "final_round": ex["final_round"],
+            "fenbing_rounds": ex["fenbing"][0],
+        }
+
+    def public_flags(self, flags: Mapping[str, Any]) -> dict[str, Any]:
+        # 先弃后和 would tell the others what the player could have won on.
+        return {YOU: flags[YOU]} if flags.get(YOU) else {}
+
+
+register(Zhangzhou())

@@ -1,0 +1,184 @@
+"""漳州麻将 (SPEC D3) settlement: the hand score, 分饼, the losers' 花分/杠分, 诈胡.
+
+The doc's table is lost; SPEC D3 fixes the model (every value a HOUSE option):
+each loser pays the winner ``(底分 + W) × K × R`` where ``W`` is the winner's
+花分+杠分, ``K`` the win type's multiplier and ``R`` the dealer-streak factor on
+payments between the dealer and another player.  The side scores are settled
+apart: 分饼 (the dealer paid the followers during the hand) and the losers'
+花分/杠分 among themselves, pairwise.  Every payment goes through a Ledger, so
+the hand is zero-sum by construction.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from games.engine.scoring import Ledger, others
+from games.engine.state import BreakdownItem, Result, seat_name
+from games.engine.variants.zhangzhou_hands import points
+
+if TYPE_CHECKING:
+    from games.engine.hand import Hand, WinContext
+    from games.engine.variants.base import WinVerdict
+
+DEALER = 0
+
+# Pattern key -> label.  A verdict's ``data["parts"]`` gives each pattern's value.
+LABELS: dict[str, str] = {
+    "discard": "平胡",
+    "self_draw": "自摸",
+    "three_golds": "三金倒",
+    "rob_gold": "抢金",
+    "you_single": "单游",
+    "you_double": "双游",
+    "you_triple": "三游",
+    "robbing_kong": "抢杠胡",
+    "kong_bloom": "杠上开花",
+}
+SELF_DRAWN = frozenset({"self_draw", "rob_gold"})  # sources with no discarder
+
+
+def streak_factor(hand: Hand, a: int, b: int) -> int:
+    """R: this hand's place in the dealer's run between the dealer and another seat, else 1."""
+    if DEALER not in (a, b) or not hand.options["dealer_streak_factor"]:
+        return 1
+    return int(hand.context.get("dealer_streak", 1))
+
+
+def fenbing_each(hand: Hand) -> int:
+    """What the dealer has paid each other player for 分饼: 1, then 2, 4 ... per followed round."""
+    rounds = int(hand.extra.get("fenbing", [0, False])[0])
+    return int(hand.options["base"]) * ((1 << rounds) - 1)
+
+
+def _fenbing(hand: Hand, total: Ledger, payer_for: dict[int, int]) -> BreakdownItem | None:
+    each = fenbing_each(hand)
+    if not each:
+        return None
+    rounds = int(hand.extra["fenbing"][0])
+    item = Ledger()
+    for s in others(DEALER):
+        payer = payer_for.get(s, DEALER)
+        for ledger in (item, total):
+            ledger.pay(payer, s, each)
+    detail = f"{rounds} round(s) followed: the dealer pays each other player {each}"
+    if payer_for:
+        detail += "; 承包: the discarder pays the winner's share"
+    return BreakdownItem("fenbing", "分饼", rounds, detail, payments=item.named())
+
+
+def _pairwise(hand: Hand, seats: list[int], total: Ledger) -> BreakdownItem | None:
+    """花分/杠分 among ``seats``: each pair settles the difference of their points."""
+    base = hand.options["base"]
+    pts = {s: points(hand.players[s]) for s in seats}
+    item = Ledger()
+    for a, b in combinations(seats, 2):
+        diff = pts[b] - pts[a]
+        if diff:
+            payer, payee = (a, b) if diff > 0 else (b, a)
+            for ledger in (item, total):
+                ledger.pay(payer, payee, abs(diff) * base)
+    if not any(item.deltas):
+        return None
+    detail = ", ".join(f"{seat_name(s)} {pts[s]}" for s in seats)
+    return BreakdownItem("flower_kong_points", "花分/杠分", sum(pts.values()), detail, payments=item.named())
+
+
+def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
+    opts = hand.options
+    base = opts["base"]
+    winner = ctx.seat
+    k: int = verdict.data["k"]
+    w = points(hand.players[winner])
+    items: list[BreakdownItem] = []
+    for name, value in verdict.data["parts"]:
+        items.append(BreakdownItem(name, LABELS[name], value, "× K" if name == "kong_bloom" else "K"))
+    if w:
+        items.append(BreakdownItem("winner_points", "赢家花分/杠分", w, "counted in the winner's base (底分 + W)"))
+    # 承包: a discard won on in the final round (the last four drawable tiles) is paid by its
+    # discarder alone, for all three losers; a table may make every discard win so.
+    contract = ctx.source == "discard" and bool(hand.extra.get("final_round"))
+    alone = ctx.source == "discard" and (contract or opts["discard_payer"] == "discarder")
+    total = Ledger()
+    main = Ledger()
+    separate = opts["winner_points"] == "separate"
+    unit = 1 if separate else 1 + w
+    for loser in others(winner):
+        r = streak_factor(hand, loser, winner)
+        amount = base * unit * k * r
+        if separate:
+            amount += base * w
+        payer = ctx.from_seat if alone and ctx.from_seat is not None else loser
+        for ledger in (main, total):
+            ledger.pay(payer, winner, amount)
+    if separate:
+        formula = f"each loser: {base} × {k} × R + {w} × {base}"
+    else:
+        formula = f"each loser: ({base} + {w}×{base}) × {k} × R"
+    streak = streak_factor(hand, DEALER, 1)
+    if streak > 1:
+        formula += f"; R = {streak} between the dealer and another player"
+    if alone and ctx.from_seat is not None:
+        formula += f"; {seat_name(ctx.from_seat)} pays all three shares" + (" (承包)" if contract else "")
+    items.append(BreakdownItem("hand", "和牌", k, formula, payments=main.named()))
+    if contract:
+        items.append(BreakdownItem("contract", "承包", 1, "the final round's discarder pays everything owed"))
+    payer_for: dict[int, int] = {}
+    if contract and ctx.from_seat is not None and winner != DEALER:
+        payer_for[winner] = ctx.from_seat
+    for extra in (_fenbing(hand, total, payer_for), _pairwise(hand, others(winner), total)):
+        if extra is not None:
+            items.append(extra)
+    return Result(
+        status="win",
+        winner=winner,
+        from_seat=None if ctx.source in SELF_DRAWN else ctx.from_seat,
+        self_drawn=ctx.source in SELF_DRAWN,
+        deltas=total.deltas,
+        breakdown=items,
+        win_kind=verdict.patterns[0],
+    )
+
+
+def settle_draw(hand: Hand) -> Result:
+    """和局: all four settle 花分/杠分 pairwise; 分饼 already paid stands."""
+    total = Ledger()
+    items = [BreakdownItem("exhaustive_draw", "和局", 0, "no winner: the dealer deals again (臭庄)")]
+    for extra in (_fenbing(hand, total, {}), _pairwise(hand, [0, 1, 2, 3], total)):
+        if extra is not None:
+            items.append(extra)
+    return Result(status="draw", deltas=total.deltas, breakdown=items)
+
+
+def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, Any]) -> Result:
+    """诈胡: the claimant pays every other player as if that player had won by self-draw.
+
+    SPEC D3: ``(底分 + W_P) × K(自摸) × R(P, claimant)`` to each P; this replaces the
+    losers' 花分/杠分 settlement, and 分饼 already paid stands.
+    """
+    opts = hand.options
+    base = opts["base"]
+    k = opts["k_self_draw"]
+    total = Ledger()
+    main = Ledger()
+    for p in others(claimant):
+        w = points(hand.players[p])
+        amount = base * (1 + w) * k * streak_factor(hand, p, claimant)
+        for ledger in (main, total):
+            ledger.pay(claimant, p, amount)
+    shown = ", ".join(f"{seat} {tiles}" for seat, tiles in actual.items()) or "none"
+    items = [
+        BreakdownItem(
+            "false_win",
+            "诈胡",
+            k,
+            f"{seat_name(claimant)} guessed {guess} (the concealed kongs: {shown}) and pays each other "
+            f"player (底分 + W) × {k} × R",
+            payments=main.named(),
+        )
+    ]
+    fen = _fenbing(hand, total, {})
+    if fen is not None:
+        items.append(fen)
+    return Result(status="draw", deltas=total.deltas, breakdown=items, win_kind="false_win")
