@@ -101,23 +101,36 @@ class Variant:
         context: Mapping[str, Any] | None = None,
         seed: str | None = None,
     ) -> Hand:
-        """A real hand: shuffle by seed, roll, break, deal, then the variant's set-up."""
+        """A real hand: shuffle by seed, roll, break (:meth:`break_wall`), deal (:meth:`deal`),
+        then the variant's set-up (:meth:`after_deal`)."""
         from games.engine.hand import Hand
 
         opts = self.validate_options(options)
         ctx = self.validate_context(context)
         seed = seed if seed is not None else new_seed()
         ring, dice = shuffled_tiles(self.tile_set(opts), seed)
-        wall = Wall(tiles=break_order(ring, dice))
+        tiles, extra = self.break_wall(ring, dice, opts)
+        wall = Wall(tiles=tiles)
         players = [Player() for _ in range(4)]
+        self.deal(wall, players)
+        hand = Hand(self, opts, ctx, wall, players, extra=extra, seed=seed, seed_hash=seed_commitment(seed))
+        self.after_deal(hand)
+        return hand
+
+    def break_wall(
+        self, ring: list[Tile], dice: tuple[int, int], options: Mapping[str, Any]
+    ) -> tuple[list[Tile], dict[str, Any]]:
+        """The ring in head order after the break, and what the hand records of the roll.
+
+        D0's rule by default: count the dice sum from the dealer, start at stack smaller-die + 1.
+        """
+        return break_order(ring, dice), {"dice": list(dice)}
+
+    def deal(self, wall: Wall, players: list[Player]) -> None:
+        """Deal from the head in :meth:`deal_order`."""
         for seat, count in self.deal_order():
             for _ in range(count):
                 players[seat].add(wall.draw_head())
-        hand = Hand(
-            self, opts, ctx, wall, players, extra={"dice": list(dice)}, seed=seed, seed_hash=seed_commitment(seed)
-        )
-        self.after_deal(hand)
-        return hand
 
     def deal_order(self) -> list[tuple[int, int]]:
         """(seat, tiles) in dealing order: 4 at a time for 3 rounds, then dealer 2, others 1."""
@@ -319,3 +332,35 @@ class Variant:
             "spec_section": self.spec_section,
             "options": [o.describe() for o in self.options_schema.all()],
         }
+
+
+class FlipsHeadTile(Variant):
+    """A rule set that turns the first tile to be drawn face up in place, never to be drawn
+    (D0's 财神前导牌, D1's 得): the flip on a real deal and in rigged scenarios."""
+
+    flipped_name = "the face-up tile"  # for the scenario error
+
+    def after_deal(self, hand: Hand) -> None:
+        wall = hand.wall
+        pos = wall.head
+        while wall.taken[pos]:
+            pos += 1
+        wall.mark_face_up(pos, drawable=False)
+        self.on_flipped(hand, wall.tiles[pos])
+
+    def rig_wall(
+        self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile], filler: Sequence[Tile]
+    ) -> Wall:
+        if flipped is None:
+            raise ScenarioError(f"{self.key} needs 'flipped': {self.flipped_name}")
+        wall = rigged_wall(total, head, tail, filler, fixed={0: flipped})
+        wall.mark_face_up(0, drawable=False)
+        return wall
+
+    def after_rig(self, hand: Hand, flipped: Tile | None) -> None:
+        assert flipped is not None
+        self.on_flipped(hand, flipped)
+
+    def on_flipped(self, hand: Hand, tile: Tile) -> None:
+        """Set the hand's wilds (and whatever else) from the flipped tile."""
+        raise NotImplementedError

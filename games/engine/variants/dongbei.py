@@ -52,7 +52,7 @@ from games.engine.variants.dongbei_scoring import (
     settle_win,
 )
 from games.engine.variants.dongbei_shapes import could_wait, has_yaojiu, may_be_ready, waiting_tiles, win_forms
-from games.engine.wall import Wall, new_seed, seed_commitment, shuffled_tiles
+from games.engine.wall import Wall, seed_commitment
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -217,24 +217,16 @@ class Dongbei(Variant):
         return ctx
 
     # ------------------------------------------------------------------ set-up
-    def new_hand(
-        self,
-        options: Mapping[str, Any] | None = None,
-        context: Mapping[str, Any] | None = None,
-        seed: str | None = None,
-    ) -> Hand:
-        from games.engine.hand import Hand
-
-        opts = self.validate_options(options)
-        ctx = self.validate_context(context)
-        seed = seed if seed is not None else new_seed()
-        ring, dice = shuffled_tiles(self.tile_set(opts), seed)
+    def break_wall(
+        self, ring: list[Tile], dice: tuple[int, int], options: Mapping[str, Any]
+    ) -> tuple[list[Tile], dict[str, Any]]:
         die = dice[0]  # one die (庄家用一颗骰子，掷一次)
-        seat, stack = opening_wall(die, opts["count_direction"])
-        stacks_per_wall = len(ring) // 8
-        start = 2 * (seat * stacks_per_wall + stack)
-        wall = Wall(tiles=list(ring[start:]) + list(ring[:start]))
-        players = [Player() for _ in range(4)]
+        seat, stack = opening_wall(die, options["count_direction"])
+        start = 2 * (seat * (len(ring) // 8) + stack)
+        return list(ring[start:]) + list(ring[:start]), {"die": die, "opening": [seat, stack]}
+
+    def deal(self, wall: Wall, players: list[Player]) -> None:
+        # Three rounds of four, then the 跳牌 from fixed stack positions (deal_positions).
         last = 0
         for s, pos in deal_positions():
             wall.taken[pos] = True
@@ -242,18 +234,6 @@ class Dongbei(Variant):
             last = max(last, pos)
         wall.head = last + 1
         wall.recount()
-        hand = Hand(
-            self,
-            opts,
-            ctx,
-            wall,
-            players,
-            extra={"die": die, "opening": [seat, stack]},
-            seed=seed,
-            seed_hash=seed_commitment(seed),
-        )
-        self.after_deal(hand)
-        return hand
 
     def after_deal(self, hand: Hand) -> None:
         # 第十四张牌要和其他十三张牌中间有个空: the dealer's 14th tile shows apart, as a drawn tile.

@@ -45,7 +45,7 @@ from games.engine.variants import register
 from games.engine.variants import zhangzhou_hands as hands
 from games.engine.variants import zhangzhou_scoring as scoring
 from games.engine.variants.base import ScenarioError, Variant, WinVerdict
-from games.engine.wall import Wall, rigged_wall, seed_commitment, shuffled_tiles
+from games.engine.wall import Wall, rigged_wall, seed_commitment
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand
@@ -164,30 +164,11 @@ class Zhangzhou(Variant):
         return standard_set(with_flowers=True)
 
     # ------------------------------------------------------------------ set-up
-    def new_hand(
-        self,
-        options: Mapping[str, Any] | None = None,
-        context: Mapping[str, Any] | None = None,
-        seed: str | None = None,
-    ) -> Hand:
-        # As the base, but with D3's break (the base rotates the ring by D0's rule).
-        from games.engine.hand import Hand
-        from games.engine.wall import new_seed
-
-        opts = self.validate_options(options)
-        ctx = self.validate_context(context)
-        seed = seed if seed is not None else new_seed()
-        ring, dice = shuffled_tiles(self.tile_set(opts), seed)
-        wall = Wall(tiles=break_ring(ring, dice))
-        players = [Player() for _ in range(4)]
-        for seat, count in self.deal_order():
-            for _ in range(count):
-                players[seat].add(wall.draw_head())
-        hand = Hand(
-            self, opts, ctx, wall, players, extra={"dice": list(dice)}, seed=seed, seed_hash=seed_commitment(seed)
-        )
-        self.after_deal(hand)
-        return hand
+    def break_wall(
+        self, ring: list[Tile], dice: tuple[int, int], options: Mapping[str, Any]
+    ) -> tuple[list[Tile], dict[str, Any]]:
+        # D3's break (the base rotates the ring by D0's rule).
+        return break_ring(ring, dice), {"dice": list(dice)}
 
     def deal_order(self) -> list[tuple[int, int]]:
         """Two stacks (4 tiles) each, dealer first, four rounds; then the dealer's 跳牌."""

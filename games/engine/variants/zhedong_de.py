@@ -10,7 +10,7 @@ Scoring lives in :mod:`games.engine.variants.zhedong_de_points`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from games.engine import shapes
@@ -31,7 +31,7 @@ from games.engine.state import (
 )
 from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, Tile, is_suited, suit_of, tile_str
 from games.engine.variants import register
-from games.engine.variants.base import ScenarioError, Variant, WinVerdict
+from games.engine.variants.base import FlipsHeadTile, WinVerdict
 from games.engine.variants.zhedong_de_points import (
     CAP,
     PATTERNS,
@@ -43,7 +43,6 @@ from games.engine.variants.zhedong_de_points import (
     stand_in_active,
     white_splits,
 )
-from games.engine.wall import Wall, rigged_wall
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -77,11 +76,12 @@ def next_kind(t: Tile) -> Tile:
     return 31 + (t - 31 + 1) % 3
 
 
-class ZhedongDe(Variant):
+class ZhedongDe(FlipsHeadTile):
     key = "zhedong_de"
     display_name = "浙东得麻将（腊子）"
     source = "001_cecdb8e91b8c20f9.zh.txt"
     spec_section = "D1"
+    flipped_name = "the tile whose kind is the 得"
     hand_size = 13
     options_schema = OptionsSchema(
         (
@@ -125,29 +125,7 @@ class ZhedongDe(Variant):
     )
 
     # ------------------------------------------------------------------ set-up
-    def after_deal(self, hand: Hand) -> None:
-        # The first tile that would be drawn is turned face up in place and never drawn.
-        wall = hand.wall
-        pos = wall.head
-        while wall.taken[pos]:
-            pos += 1
-        wall.mark_face_up(pos, drawable=False)
-        self._set_de(hand, wall.tiles[pos])
-
-    def rig_wall(
-        self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile], filler: Sequence[Tile]
-    ) -> Wall:
-        if flipped is None:
-            raise ScenarioError("zhedong_de needs 'flipped': the tile whose kind is the 得")
-        wall = rigged_wall(total, head, tail, filler, fixed={0: flipped})
-        wall.mark_face_up(0, drawable=False)
-        return wall
-
-    def after_rig(self, hand: Hand, flipped: Tile | None) -> None:
-        assert flipped is not None
-        self._set_de(hand, flipped)
-
-    def _set_de(self, hand: Hand, flipped: Tile) -> None:
+    def on_flipped(self, hand: Hand, flipped: Tile) -> None:
         hand.extra["flipped"] = flipped
         hand.set_wilds([flipped if hand.options["de_from"] == "flipped" else next_kind(flipped)])
 

@@ -9,7 +9,6 @@ applies, every multiplier a table option.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.engine import shapes
@@ -18,8 +17,7 @@ from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
 from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
 from games.engine.variants import register
-from games.engine.variants.base import ScenarioError, Variant, WinVerdict
-from games.engine.wall import Wall, rigged_wall
+from games.engine.variants.base import FlipsHeadTile, WinVerdict
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -49,11 +47,13 @@ def wild_from_indicator(indicator: Tile) -> Tile:
     raise ValueError(f"{tile_str(indicator)} cannot be a 财神前导牌")
 
 
-class ZhejiangCaishen(Variant):
+class ZhejiangCaishen(FlipsHeadTile):
     key = "zhejiang_caishen"
     display_name = "财神麻将（前导牌）"
     source = "000_469410a6f657b378.zh.txt"
     spec_section = "D0"
+    flipped_name = "the 财神前导牌"
+    flipped_name = "the 财神前导牌"
     hand_size = 13
     options_schema = OptionsSchema(
         (
@@ -89,29 +89,7 @@ class ZhejiangCaishen(Variant):
     )
 
     # ------------------------------------------------------------------ set-up
-    def after_deal(self, hand: Hand) -> None:
-        # The first tile that would be drawn is turned face up in place and skipped by draws.
-        wall = hand.wall
-        pos = wall.head
-        while wall.taken[pos]:
-            pos += 1
-        wall.mark_face_up(pos, drawable=False)
-        self._set_wild(hand, wall.tiles[pos])
-
-    def rig_wall(
-        self, total: int, flipped: Tile | None, head: Sequence[Tile], tail: Sequence[Tile], filler: Sequence[Tile]
-    ) -> Wall:
-        if flipped is None:
-            raise ScenarioError("zhejiang_caishen needs 'flipped': the 财神前导牌")
-        wall = rigged_wall(total, head, tail, filler, fixed={0: flipped})
-        wall.mark_face_up(0, drawable=False)
-        return wall
-
-    def after_rig(self, hand: Hand, flipped: Tile | None) -> None:
-        assert flipped is not None
-        self._set_wild(hand, flipped)
-
-    def _set_wild(self, hand: Hand, indicator: Tile) -> None:
+    def on_flipped(self, hand: Hand, indicator: Tile) -> None:
         hand.extra["indicator"] = indicator
         hand.set_wilds([wild_from_indicator(indicator)])
 
