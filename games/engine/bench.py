@@ -394,9 +394,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nagainst the mahjong package (same 14-tile no-wild hands)")
     mismatches = _compare_mahjong(rep, hands14, repeat)
 
+    # --- every rule set, on its own hands ----------------------------------
+    print("\nrule sets: greedy-bot hands, and each rule set's own win judgement (wilds, stand-ins, forms)")
+    _bench_rule_sets(rep, 40 if quick else 200)
+
     elapsed = time.perf_counter() - started
     print(f"\n{rep.passed} PASS, {rep.missed} MISS in {elapsed:.1f} s")
     return 1 if mismatches else 0
+
+
+def _bench_rule_sets(rep: Report, hands: int) -> None:
+    """Bot hands per second and the cost of ``evaluate_win`` (every claim window and turn asks it)
+    for each registered rule set; the 300 hands/s target is the simulator's, on D0."""
+    from games.engine.bots import GreedyBot
+    from games.engine.simulate import hand_seed, play_hand
+    from games.engine.variants import all_variants
+
+    for variant in all_variants():
+        calls: list[float] = []
+        judge = variant.evaluate_win
+
+        def timed(hand: Any, ctx: Any, judge: Any = judge, calls: list[float] = calls) -> Any:
+            t = time.perf_counter()
+            out = judge(hand, ctx)
+            calls.append(time.perf_counter() - t)
+            return out
+
+        variant.evaluate_win = timed  # type: ignore[method-assign]
+        try:
+            t0 = time.perf_counter()
+            for i in range(hands):
+                play_hand(variant, hand_seed(f"bench-{variant.key}", i), [GreedyBot()] * 4, keep_events=False)
+            elapsed = time.perf_counter() - t0
+        finally:
+            del variant.evaluate_win  # back to the class's method
+        calls.sort()
+        target = "target >= 300/s" if variant.key == "zhejiang_caishen" else ""
+        ok = hands / elapsed >= 300 if target else None
+        rep.line(f"{variant.key}: bot hands", f"{hands / elapsed:,.0f}/s", target, ok)
+        rep.line(
+            f"{variant.key}: win judgement p50 / p99 ({len(calls)} calls)",
+            f"{_pct(calls, 0.5) * 1e6:.1f} / {_pct(calls, 0.99) * 1e6:.1f} us",
+        )
 
 
 def _never() -> Decomposition:
