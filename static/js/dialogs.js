@@ -1,9 +1,10 @@
 // Overlays on the felt: the stake confirmation, the hand-end result, transient messages.
 
-import { chairOfWind, seatName, wildsOf } from "./board.js";
+import { chairOfWind, meldEl, seatName, styledTile, tileStyle } from "./board.js";
 import { clear, h, signed } from "./dom.js";
-import { LANG, t, windName } from "./i18n.js";
+import { LANG, has, t, windName } from "./i18n.js";
 import { parseTiles, sortTiles, tileEl } from "./tiles.js";
+import { answerLabel, choiceLabel, questionExplain, questionLabel } from "./variant.js";
 
 /** Ask the player to confirm the table's stake; resolves true (confirm) or false. */
 export function confirmStake(el, table, minBalance = null) {
@@ -43,18 +44,45 @@ export function toast(el, message, kind = "info", ms = 4000) {
   setTimeout(() => item.remove(), ms);
 }
 
+function seatLabel(frame, wind) {
+  const chair = chairOfWind(frame.hand, wind);
+  return `${seatName(frame.seats[chair])} (${windName(wind)})`;
+}
+
 function resultLine(frame, result) {
   const hand = frame.hand;
+  if (result?.win_kind === "false_win") {
+    // 诈胡 (漳州: a wrong 抢暗杠 guess): the claimant is the one who pays.
+    const item = (result.breakdown || []).find((b) => b.name === "false_win");
+    const payer = Object.entries(item?.payments || {}).find(([, v]) => v < 0)?.[0];
+    return payer ? t("result_false_win", { name: seatLabel(frame, payer) }) : t("win_kind_false_win");
+  }
   if (!result || result.status !== "win") return t("result_draw");
-  const winnerChair = chairOfWind(hand, result.winner);
-  const name = `${seatName(frame.seats[winnerChair])} (${windName(result.winner)})`;
-  if (result.self_drawn) return t("result_self", { name });
-  const line = t("result_win", { name });
+  const name = seatLabel(frame, result.winner);
+  const kind = result.win_kind && has(`win_kind_${result.win_kind}`) ? ` · ${t(`win_kind_${result.win_kind}`)}` : "";
+  if (result.self_drawn) return t("result_self", { name }) + kind;
+  const line = t("result_win", { name }) + kind;
   if (result.from) {
     const fromChair = chairOfWind(hand, result.from);
     return `${line} · ${t("result_from", { from: seatName(frame.seats[fromChair]) })}`;
   }
   return line;
+}
+
+/** Per-seat payments of a breakdown item, E S W N: "东 −8". */
+function paymentsEl(payments) {
+  if (!payments) return "";
+  return h(
+    "span",
+    { class: "bd-payments" },
+    "ESWN"
+      .split("")
+      .filter((w) => payments[w] !== undefined)
+      .map((w) => {
+        const v = payments[w];
+        return h("span", { class: `pay ${v > 0 ? "plus" : v < 0 ? "minus" : "zero"}`, dataset: { seat: w, value: v } }, `${windName(w)} ${signed(v)}`);
+      }),
+  );
 }
 
 /** The units each chair moved: the settled `hand.deltas`, else the engine's points × stake. */
@@ -80,8 +108,7 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
   const view = hand.view;
   const result = view.result;
   const deltas = chairDeltas(frame);
-  const wilds = wildsOf(view);
-  const wildSet = new Set(wilds);
+  const style = tileStyle(view);
   const winnerWind = result?.status === "win" ? result.winner : null;
 
   const multi = frame.table.hands_total > 1;
@@ -91,10 +118,9 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
     const wind = hand.winds[String(chair)];
     const player = view.players.find((p) => p.seat === wind);
     const revealed = view.revealed ? view.revealed[wind] : player?.hand;
-    const tiles = revealed ? sortTiles(parseTiles(revealed), wilds) : [];
-    const melds = (player?.melds || []).map((m) =>
-      h("span", { class: "he-meld" }, (m.tiles ? parseTiles(m.tiles) : [null, null, null, null]).map((c) => tileEl(c, { w: 22, lang: LANG }))),
-    );
+    const tiles = revealed ? sortTiles(parseTiles(revealed), style.wilds) : [];
+    const melds = (player?.melds || []).map((m) => h("span", { class: "he-meld" }, meldEl(m, wind, 22, false, style)));
+    const flowers = parseTiles(player?.flowers || "");
     const d = deltas[chair];
     const total = frame.table.scores?.[String(chair)];
     rows.push(
@@ -103,20 +129,29 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
         { class: `${wind === winnerWind ? "winner" : ""}${chair === frame.you ? " you" : ""}`, dataset: { chair, delta: d } },
         h("td", { class: "he-wind" }, windName(wind)),
         h("td", { class: "he-name" }, seatName(frame.seats[chair]), chair === frame.you ? ` · ${t("you")}` : ""),
-        h("td", { class: "he-tiles" }, tiles.map((c) => tileEl(c, { w: 22, wild: wildSet.has(c), lang: LANG })), melds),
+        h(
+          "td",
+          { class: "he-tiles" },
+          tiles.map((c) => styledTile(c, style, { w: 22 })),
+          melds,
+          flowers.length ? h("span", { class: "he-flowers" }, flowers.map((c) => tileEl(c, { w: 18, lang: LANG }))) : null,
+        ),
         h("td", { class: `num he-delta ${d > 0 ? "plus" : d < 0 ? "minus" : "zero"}` }, signed(d)),
         multi ? h("td", { class: "num he-total", title: t("match_score") }, total === undefined ? "" : signed(total)) : null,
       ),
     );
   }
 
-  const items = (result?.breakdown || []).map((b) =>
+  const breakdown = result?.breakdown || [];
+  const withPayments = breakdown.some((b) => b.payments && Object.keys(b.payments).length);
+  const items = breakdown.map((b) =>
     h(
       "tr",
       { dataset: { name: b.name } },
-      h("td", { class: "bd-label" }, b.label),
+      h("td", { class: "bd-label" }, b.label || b.name),
       h("td", { class: "num bd-value" }, b.value === undefined || b.value === null ? "" : String(b.value)),
       h("td", { class: "bd-detail" }, b.detail || ""),
+      withPayments ? h("td", { class: "bd-pay" }, paymentsEl(b.payments)) : null,
     ),
   );
 
@@ -144,10 +179,18 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
       ),
       h("h3", {}, t("breakdown")),
       h(
-        "table",
-        { class: "breakdown", id: "mj-breakdown" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("item")), h("th", { class: "num" }, t("value")), h("th", {}, t("detail")))),
-        h("tbody", {}, items),
+        "div",
+        { class: "breakdown-wrap", id: "mj-breakdown-wrap", tabindex: "0" },
+        h(
+          "table",
+          { class: "breakdown", id: "mj-breakdown" },
+          h(
+            "thead",
+            {},
+            h("tr", {}, h("th", {}, t("item")), h("th", { class: "num" }, t("value")), h("th", {}, t("detail")), withPayments ? h("th", {}, t("payments")) : null),
+          ),
+          h("tbody", {}, items),
+        ),
       ),
       myDelta !== null
         ? h(
@@ -173,4 +216,57 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
   );
   el.hidden = false;
   return { next, finished };
+}
+
+/**
+ * The open pre-hand question for this player (买底 / 顶底 / 飘): label, explanation, one button per
+ * choice (its exact JSON value goes back with `choose`), the countdown, everyone's answers so far.
+ * Returns the element the caller's clock writes the seconds left into.
+ */
+export function renderPreHand(el, frame, { pending, onChoose }) {
+  const pre = frame.table.pre_hand;
+  const rows = pre.asked.map((chair) => {
+    const answer = pre.answers?.[String(chair)];
+    const wind = "ESWN"[(chair - (frame.table.dealer_position ?? 0) + 4) % 4];
+    return h(
+      "li",
+      { class: answer === undefined ? "pending" : "answered", dataset: { chair } },
+      h("span", { class: "ph-wind" }, windName(wind)),
+      h("span", { class: "ph-name" }, seatName(frame.seats[chair]), chair === frame.you ? ` · ${t("you")}` : ""),
+      h("span", { class: "ph-answer" }, answer === undefined ? t("pre_hand_pending") : answerLabel(pre, answer)),
+    );
+  });
+  const clock = h("span", { class: "ph-clock", id: "mj-prehand-clock" });
+  clear(
+    el,
+    h(
+      "div",
+      { class: "dialog prehand-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "mj-prehand-title", dataset: { key: pre.key } },
+      h("p", { class: "ph-kicker" }, t("pre_hand")),
+      h("h2", { id: "mj-prehand-title" }, questionLabel(pre)),
+      h("p", { class: "ph-explain" }, questionExplain(pre)),
+      h(
+        "div",
+        { class: "ph-choices" },
+        pre.choices.map((choice) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: `btn ph-choice${choice === pre.default ? " default" : ""}${choice === false || choice === 0 ? " secondary" : " primary"}`,
+              disabled: pending,
+              dataset: { value: JSON.stringify(choice) },
+              onclick: () => onChoose(pre.key, choice),
+            },
+            choiceLabel(pre.key, choice),
+          ),
+        ),
+      ),
+      h("p", { class: "ph-timer" }, clock, " · ", t("pre_hand_default", { choice: choiceLabel(pre.key, pre.default) })),
+      h("h3", {}, t("pre_hand_answers")),
+      h("ul", { class: "ph-answers" }, rows),
+    ),
+  );
+  el.hidden = false;
+  return clock;
 }

@@ -5,11 +5,12 @@
 // tiles), i18n.js (words).  See docs/ui.md.
 
 import { Board } from "./board.js";
-import { confirmStake, renderHandEnd, toast } from "./dialogs.js";
+import { confirmStake, renderHandEnd, renderPreHand, toast } from "./dialogs.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { TableSocket, apiGet, apiPost } from "./net.js";
 import { renderRoom } from "./room.js";
+import { questionLabel } from "./variant.js";
 
 const STAGE_W = 1100;
 const STAGE_H = 760;
@@ -18,6 +19,8 @@ const app = document.getElementById("mj-app");
 const wrap = document.getElementById("mj-stage-wrap");
 const stage = document.getElementById("mj-stage");
 const infoEl = document.getElementById("mj-info");
+const headInfoEl = document.getElementById("mj-head-info");
+const titleEl = document.getElementById("mj-title");
 const me = app.dataset.userId ? Number(app.dataset.userId) : null;
 const tableId = Number(app.dataset.tableId);
 const lobbyUrl = app.dataset.lobbyUrl || "/tables/";
@@ -26,6 +29,7 @@ const state = {
   frame: JSON.parse(document.getElementById("initial-state").textContent),
   receivedAt: performance.now(),
   pending: false, // a hand command is on its way
+  choosing: false, // a pre-hand answer is on its way
   roomPending: false, // a lobby call is on its way
   lastDiscard: null, // wind of the latest discarder: its last pond tile is highlighted
   closedHandEnd: null, // hand id whose result dialog the player closed
@@ -42,10 +46,12 @@ const board = new Board(stage, {
 const roomEl = h("div", { class: "room", id: "mj-room", hidden: true });
 const handEndEl = h("div", { class: "overlay handend", id: "mj-handend", hidden: true });
 const confirmEl = h("div", { class: "overlay", id: "mj-confirm", hidden: true });
+const preHandEl = h("div", { class: "overlay prehand", id: "mj-prehand", hidden: true });
 const toasts = h("div", { class: "toasts", id: "mj-toasts" });
-stage.append(roomEl, handEndEl, confirmEl, toasts);
+stage.append(roomEl, handEndEl, preHandEl, confirmEl, toasts);
 
 let roomCountdown = null;
+let preHandClock = null;
 let nextHandEl = null;
 let matchFinished = false;
 
@@ -55,10 +61,12 @@ const socket = new TableSocket(app.dataset.wsPath, {
   onMessage: (msg) => {
     if (msg.type === "refused") {
       state.pending = false;
+      state.choosing = false;
       toast(toasts, t("refused", { reason: msg.reason }), "error");
       render();
     } else if (msg.type === "error") {
       state.pending = false;
+      state.choosing = false;
       toast(toasts, t("error", { reason: msg.reason }), "error");
       render();
     }
@@ -82,6 +90,7 @@ function receive(frame) {
   state.frame = frame;
   state.receivedAt = performance.now();
   state.pending = false;
+  state.choosing = false;
   followSeat(frame);
   render();
 }
@@ -110,6 +119,23 @@ function act(action) {
   setTimeout(() => {
     if (state.pending) {
       state.pending = false;
+      render();
+    }
+  }, 4000);
+}
+
+/** Answer the open pre-hand question (买底 / 顶底 / 飘) with the choice's exact JSON value. */
+function choose(key, value) {
+  if (state.choosing) return;
+  if (!socket.send({ type: "choose", key, value })) {
+    toast(toasts, t("reconnecting", { s: 1 }), "error");
+    return;
+  }
+  state.choosing = true;
+  render();
+  setTimeout(() => {
+    if (state.choosing) {
+      state.choosing = false;
       render();
     }
   }, 4000);
@@ -164,6 +190,19 @@ function deadlineLeft() {
   return ms - (performance.now() - state.receivedAt);
 }
 
+function preHandLeft() {
+  const ms = state.frame?.table?.pre_hand?.deadline_in_ms;
+  if (ms === null || ms === undefined) return null;
+  return ms - (performance.now() - state.receivedAt);
+}
+
+/** Is the open pre-hand question asked of this player, still unanswered? */
+function preHandAsksMe(frame) {
+  const pre = frame.table.pre_hand;
+  if (!pre || frame.you === null || frame.you === undefined) return false;
+  return pre.asked.includes(frame.you) && pre.answers?.[String(frame.you)] === undefined;
+}
+
 function readyLeft() {
   const at = state.frame?.table?.ready_deadline;
   return at ? Date.parse(at) - Date.now() : null;
@@ -195,6 +234,14 @@ function render() {
   } else {
     roomEl.hidden = true;
     roomCountdown = null;
+  }
+
+  if (preHandAsksMe(frame)) {
+    preHandClock = renderPreHand(preHandEl, frame, { pending: state.choosing, onChoose: choose });
+  } else {
+    preHandEl.hidden = true;
+    clear(preHandEl);
+    preHandClock = null;
   }
 
   if (hand && hand.status === "finished" && state.closedHandEnd !== hand.id) {
@@ -235,6 +282,7 @@ function renderInfo() {
     hand ? h("span", {}, t("hand_no", { n: hand.number, total: table.hands_total })) : null,
   ];
   if (frame.you === null) parts.push(h("span", { class: "badge" }, t("spectating")));
+  if (table.watchers) parts.push(h("span", { class: "watchers", id: "mj-watchers" }, t("watchers", { n: table.watchers })));
   if (app.dataset.roomCode) parts.push(h("span", {}, `${t("room_code")} `, h("strong", { class: "room-code" }, app.dataset.roomCode)));
   if (table.status === "finished") parts.push(h("a", { href: lobbyUrl }, t("back_to_lobby")));
   if (hand) {
@@ -250,10 +298,25 @@ function renderInfo() {
     );
   }
   clear(infoEl, parts);
+  // The header: the rule set's name (server-rendered) and where the match stands.
+  if (titleEl && table.variant_name) titleEl.textContent = table.variant_name;
+  if (headInfoEl) {
+    const bits = [`${t("stake")} ${table.stake}`];
+    if (hand) bits.push(t("hand_no", { n: hand.number, total: table.hands_total }));
+    if (table.pre_hand) bits.push(t("pre_hand_waiting", { label: questionLabel(table.pre_hand) }));
+    headInfoEl.textContent = bits.join(" · ");
+  }
 }
 
 function tick() {
-  board.tick(deadlineLeft());
+  const pre = state.frame?.table?.pre_hand;
+  const preOpen = Boolean(pre) && state.frame.hand?.status !== "playing";
+  board.tick(preOpen ? preHandLeft() : deadlineLeft());
+  if (preHandClock) {
+    const left = preHandLeft();
+    preHandClock.textContent = left !== null ? t("pre_hand_left", { s: Math.max(0, Math.ceil(left / 1000)) }) : "";
+    preHandClock.classList.toggle("urgent", left !== null && left < 5000);
+  }
   if (roomCountdown) {
     const left = readyLeft();
     roomCountdown.textContent = left !== null ? t("ready_countdown", { s: Math.max(0, Math.ceil(left / 1000)) }) : t("all_ready_hint");
@@ -261,6 +324,7 @@ function tick() {
   if (nextHandEl) {
     const left = deadlineLeft();
     if (matchFinished) nextHandEl.textContent = t("match_over");
+    else if (preOpen) nextHandEl.textContent = t("next_hand_question", { label: questionLabel(pre) });
     else if (left !== null && left > 0) nextHandEl.textContent = t("next_hand", { s: Math.ceil(left / 1000) });
     else nextHandEl.textContent = t("next_hand_soon");
   }

@@ -235,16 +235,33 @@ export function tileSVG(code, { title = true, lang = "zh" } = {}) {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 80" role="img" aria-label="${tileName(code, lang)}">${label}${inner}</svg>`;
 }
 
+const SHORT_SUITS = { zh: { m: "万", p: "筒", s: "条" }, en: { m: "m", p: "p", s: "s" } };
+const SHORT_HONOURS = { zh: { E: "东", S: "南", W: "西", N: "北", C: "中", F: "发", P: "白" } };
+
+/** A short name for a small tag: "5万", "东" (zh) or "5m", "E" (en). */
+export function tileShort(code, lang = "zh") {
+  if (!code) return "";
+  if (HONOURS.includes(code)) return SHORT_HONOURS[lang]?.[code] ?? code;
+  return `${code[0]}${SHORT_SUITS[lang]?.[code[1]] ?? code[1]}`;
+}
+
 /**
  * A tile element: <span class="tile" data-tile="5p"> with the SVG inside.
- * Options: w (width in px), sideways (lying across: a claimed tile in a meld), wild (财神 mark),
- * className, lang.
+ * Options: w (width in px), sideways (lying across: a claimed tile in a meld), wild (the wild's
+ * glow and mark), mark (the mark's character: 财, 得, 金), plays (a 白板 standing in for another
+ * face: that face's code, shown as a tag), className, lang.
  */
-export function tileEl(code, { w = 40, sideways = false, wild = false, className = "", lang = "zh" } = {}) {
+export function tileEl(code, { w = 40, sideways = false, wild = false, mark = "财", plays = null, className = "", lang = "zh" } = {}) {
   const el = document.createElement("span");
-  el.className = `tile${sideways ? " sideways" : ""}${wild ? " wild" : ""}${className ? " " + className : ""}`;
+  el.className = `tile${sideways ? " sideways" : ""}${wild ? " wild" : ""}${plays ? " stand-in" : ""}${className ? " " + className : ""}`;
   el.style.setProperty("--tw", `${w}px`);
   if (code) el.dataset.tile = code;
+  if (wild) el.dataset.mark = mark;
+  if (plays) {
+    el.dataset.plays = `=${tileShort(plays, lang)}`;
+    el.dataset.playsTile = plays;
+  }
   el.innerHTML = tileSVG(code, { lang });
+  if (plays) el.title = lang === "en" ? `White plays ${tileName(plays, lang)}` : `白板当${tileName(plays, lang)}`;
   return el;
 }

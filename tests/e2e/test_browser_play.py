@@ -1,261 +1,55 @@
 """The whole path in a real browser: sign up, create a table, fill it with bots, play a hand.
 
-Playwright (Python, sync API) drives Debian's chromium headless against a daphne started here
-on a free port with its own SQLite database.  Bots act after 0.05 s and the claim-window pause
-is 0.05 s, so a hand takes seconds.
+A 财神 table (wild and indicator in the centre), one hand.  The server, the browser and the
+helpers are shared with the other browser tests (conftest.py, browser.py).
 Screenshots go to var/test-artifacts/ (the waiting room, mid-hand, the hand end).
-
-No browser is ever downloaded (`playwright install` must not run): the test uses
-/usr/bin/chromium, which scripts/test.sh installs from Debian's packages when it is missing.
-Without it the test is skipped, except under CI (CI=true), where it must run.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.browser import (
+    ARTIFACTS,
+    check_hand_end,
+    create_table,
+    new_page,
+    play_until_hand_end,
+    shot,
+    sign_up,
+    sit_fill_and_ready,
+)
+
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "var" / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-PLAY_TIMEOUT_S = 45
-SERVER_LOG: list[Path] = []  # the running daphne's log, quoted when the play stalls
 
-
-def require_browser() -> None:
-    under_ci = os.environ.get("CI", "").lower() == "true"
-    if not Path(CHROMIUM).exists():
-        reason = f"{CHROMIUM} is missing (apt-get install chromium fonts-noto-cjk; scripts/test.sh does it as root)"
-        if under_ci:
-            pytest.fail(reason)
-        pytest.skip(reason)
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        if under_ci:
-            pytest.fail("playwright is not installed (pip install -e '.[dev]')")
-        pytest.skip("playwright is not installed (pip install -e '.[dev]')")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as res:
-                if res.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"daphne did not answer {url} within {timeout} s:\n{log.read_text()[-3000:]}")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require_browser()
-    tmp = tmp_path_factory.mktemp("e2e")
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp}/e2e.sqlite3",
-        "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
-        "DJANGO_DEBUG": "0",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_STATIC_ROOT": str(tmp / "static"),
-        "CAISHEN_VAR_DIR": str(tmp),
-        "CAISHEN_BOT_DELAY": "0.05",
-        "CAISHEN_BETWEEN_HANDS_SECONDS": "1",
-        "CAISHEN_DISCARD_PAUSE": "0.05",  # the uniform claim-window pause after every discard
-        "CAISHEN_TIMERS": "inprocess",
-    }
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    for args in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"]):
-        subprocess.run(manage + args, cwd=ROOT, env=env, check=True, timeout=120)
-    log = tmp / "daphne.log"
-    daphne = Path(sys.executable).with_name("daphne")
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "mahjong_platform.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    SERVER_LOG[:] = [log]
-    try:
-        wait_http(f"{base}/healthz", proc, log)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-        if proc.returncode not in (0, -15, None):
-            print(log.read_text()[-3000:])
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")  # clicks scroll the hand into view; show the header's balance
-    page.screenshot(path=str(ARTIFACTS / name))
-
-
-def number(text: str | None) -> int:
-    assert text is not None
-    return int(re.sub(r"[^\d+-]", "", text))
-
-
-def sign_up(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    if page.locator("input[name=display_name]").count():
-        page.fill("input[name=display_name]", "小明")
-    page.fill("input[name=password1]", "Fa1r-Play-2026")
-    page.fill("input[name=password2]", "Fa1r-Play-2026")
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_selector("#wallet-balance")
-
-
-def create_table(page: Any, base: str) -> None:
-    """财神 (wild and indicator in the centre), one hand, default options: through the lobby's
-    form, or the REST API where the form is missing."""
-    res = page.goto(f"{base}/tables/new/?variant=zhejiang_caishen")
-    if res is not None and res.ok and page.locator("input[name=hands_total]").count():
-        page.fill("input[name=hands_total]", "1")
-        page.fill("input[name=stake]", "1")
-        page.locator("main form[method=post] button[type=submit]").click()
-    else:
-        table_id = page.evaluate(
-            """async () => {
-                const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-                const res = await fetch("/api/tables/", {method: "POST", credentials: "same-origin",
-                    headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
-                    body: JSON.stringify({variant: "zhejiang_caishen", options: {}, stake: 1, hands_total: 1,
-                                          turn_seconds: 20, claim_seconds: 8, is_private: false})});
-                return (await res.json()).id;
-            }"""
-        )
-        page.goto(f"{base}/tables/{table_id}/")
-    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
-
-
-def play_until_hand_end(page: Any) -> int:
-    """Discard whenever allowed (the drawn tile first), pass every claim; returns our discards."""
-    handend = page.locator("#mj-handend .handend-dialog")
-    passes = page.locator("#mj-actions button[data-do=pass]")
-    drawn = page.locator("#mj-hand .tile.drawn.playable")
-    playable = page.locator("#mj-hand .tile.playable")
-    discards = 0
-    mid_shot = False
-    end = time.monotonic() + PLAY_TIMEOUT_S
-    while time.monotonic() < end:
-        if handend.count() and handend.is_visible():
-            return discards
-        try:
-            if passes.count():
-                passes.first.click(timeout=1500)
-                continue
-            if playable.count():
-                if not mid_shot and discards >= 3:
-                    shot(page, "e2e-2-mid-hand.png")
-                    mid_shot = True
-                (drawn if drawn.count() else playable.last).click(timeout=1500)
-                discards += 1
-                page.wait_for_selector("#mj-hand .tile.playable", state="detached", timeout=3000)
-                continue
-        except Exception:  # the table moved on under the click: look again
-            continue
-        page.wait_for_timeout(40)
-    shot(page, "e2e-timeout.png")
-    tail = SERVER_LOG[0].read_text(errors="replace")[-4000:] if SERVER_LOG else ""
-    raise AssertionError(f"the hand did not end within {PLAY_TIMEOUT_S} s; the server's log ends:\n{tail}")
-
-
-def test_sign_up_create_fill_with_bots_and_play_a_hand(server: str) -> None:
-    from playwright.sync_api import expect, sync_playwright
+def test_sign_up_create_fill_with_bots_and_play_a_hand(server: str, chromium: Any) -> None:
+    from playwright.sync_api import expect
 
     started = time.monotonic()
     errors: list[str] = []
-    for old in ARTIFACTS.glob("e2e-*.png"):
+    for old in ARTIFACTS.glob("e2e-[0-9]-*.png"):
         old.unlink()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="zh-CN")
-            page = context.new_page()
-            page.set_default_timeout(10_000)
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page = new_page(chromium, errors)
 
-            sign_up(page, server, f"e2e{secrets.token_hex(3)}")
-            create_table(page, server)
+    sign_up(page, server)
+    create_table(page, server, "zhejiang_caishen")
+    balance_before = sit_fill_and_ready(page, shot_name="e2e-1-waiting-room.png")
 
-            # The waiting room: take a chair, fill the others with bots, confirm the stake.
-            room = page.locator("#mj-room")
-            expect(room).to_be_visible()
-            balance_before = number(page.text_content("#wallet-balance"))
-            room.locator(".room-actions [data-cmd=sit]").click()
-            expect(room.locator(".chair.you")).to_have_count(1)
-            room.locator("[data-cmd=bots]").click()
-            expect(room.locator(".chair[data-bot='1']")).to_have_count(3)
-            expect(room.locator("[data-cmd=ready]")).to_be_enabled()
-            shot(page, "e2e-1-waiting-room.png")
-            room.locator("[data-cmd=ready]").click()
-            confirm = page.locator("#mj-confirm")
-            expect(confirm.locator("#mj-confirm-stake")).to_have_text("1")  # the stake, shown before confirming
-            confirm.locator("[data-cmd=confirm-ready]").click()
+    # The hand: our tiles at the bottom, the centre panel with the indicator and the wild.
+    expect(page.locator("#mj-hand .tile")).not_to_have_count(0, timeout=15_000)
+    expect(page.locator("#mj-center")).to_be_visible()
+    expect(page.locator("#mj-center .mark-indicator .tile")).to_have_count(1)
+    expect(page.locator("#mj-center .mark-wild .tile.wild")).not_to_have_count(0)
+    expect(page.locator("#mj-title")).to_have_text("财神麻将（前导牌）")
+    expect(page.locator("#mj-seed-hash")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    discards = play_until_hand_end(page, mid_shot="e2e-2-mid-hand.png")
 
-            # The hand: our tiles at the bottom, the centre panel, then play to the end.
-            expect(page.locator("#mj-hand .tile")).not_to_have_count(0, timeout=15_000)
-            expect(page.locator("#mj-center")).to_be_visible()
-            expect(page.locator("#mj-seed-hash")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
-            discards = play_until_hand_end(page)
-
-            # The hand end: the itemised breakdown, our delta, the wallet moved by exactly that.
-            dialog = page.locator("#mj-handend .handend-dialog")
-            expect(dialog).to_be_visible()
-            rows = page.locator("#mj-breakdown tbody tr")
-            assert rows.count() >= 1
-            expect(rows.first).to_be_visible()
-            delta = number(page.text_content("#mj-my-delta"))
-            assert dialog.get_attribute("data-my-delta") == str(delta)
-            expect(page.locator("#mj-wallet-after")).to_be_visible()
-            expect(page.locator("#wallet-balance")).to_have_text(str(balance_before + delta))
-            assert number(page.get_attribute("#mj-wallet-after", "data-balance")) == balance_before + delta
-            expect(page.locator("#mj-seed")).to_have_text(re.compile(r"\S+"))
-            shot(page, "e2e-3-hand-end.png")
-            print(f"e2e: {discards} discards, delta {delta:+d}, {time.monotonic() - started:.1f} s")
-        finally:
-            browser.close()
+    delta = check_hand_end(page, balance_before)
+    shot(page, "e2e-3-hand-end.png")
+    print(f"e2e: {discards} discards, delta {delta:+d}, {time.monotonic() - started:.1f} s")
     assert not errors, f"JavaScript errors on the page: {errors}"

@@ -35,7 +35,9 @@ def test_the_page_embeds_the_snapshot_and_loads_the_table_module(client: Any, ta
     assert f'data-ws-path="/ws/table/{table.pk}/"' in html
     assert f'data-user-id="{owner.pk}"' in html
     assert re.search(r'<script type="module" src="[^"]*js/table\.js"', html)
-    state = json.loads(re.search(r'<script id="initial-state" type="application/json">(.*?)</script>', html, re.S)[1])
+    embedded = re.search(r'<script id="initial-state" type="application/json">(.*?)</script>', html, re.S)
+    assert embedded
+    state = json.loads(embedded[1])
     assert state["table"]["id"] == table.pk
     assert state["table"]["stake"] == 3
     assert len(state["seats"]) == 4
@@ -62,3 +64,66 @@ def test_tiles_are_drawn_not_unicode_glyphs() -> None:
     assert not re.search(r"[\U0001F000-\U0001F02B]", source), "Unicode mahjong glyphs render as boxes"
     for face in ["萬", "東", "南", "西", "北", "中", "發", "春", "菊"]:
         assert face in source
+
+
+# ------------------------------------------------------------------------------ every rule set
+def words(lang: str) -> set[str]:
+    """The keys of one language's word list in i18n.js."""
+    source = (JS / "i18n.js").read_text()
+    block = re.search(rf"^  {lang}: \{{\n(.*?)^  \}},", source, re.S | re.M)
+    assert block, f"no {lang} block in i18n.js"
+    return set(re.findall(r"^\s+(\w+):", block[1], re.M)) | set(re.findall(r"(\w+): \"", block[1]))
+
+
+def test_both_languages_have_the_same_words() -> None:
+    zh, en = words("zh"), words("en")
+    # English may add readable question names (the engine's labels are Chinese).
+    assert zh - en == set(), f"missing in en: {sorted(zh - en)}"
+    assert {k for k in en - zh if not k.startswith("question_")} == set(), f"missing in zh: {sorted(en - zh)}"
+
+
+@pytest.mark.parametrize("variant", ["zhejiang_caishen", "zhedong_de", "wenzhou", "dongbei", "zhangzhou"])
+def test_the_page_names_the_rule_set_in_its_header(client: Any, db: Any, variant: str) -> None:
+    from games.engine.variants import get_variant
+
+    try:
+        rules = get_variant(variant)
+    except ValueError:
+        pytest.skip(f"{variant} is not in the engine yet")
+    owner = get_user_model().objects.create_user(f"o-{variant}", password="pw-123456")
+    table = services.create_table(owner, variant, {}, stake=1, hands_total=1)
+    html = client.get(f"/tables/{table.pk}/").content.decode()
+    assert re.search(rf'<h1 class="mj-title" id="mj-title">{re.escape(rules.display_name)}</h1>', html)
+    assert f'href="/rules/{variant}/"' in html
+
+
+def test_every_variant_verb_and_pre_hand_question_has_words() -> None:
+    """The page labels a rule set's extra verbs (报听, 抢金, 抢暗杠) and explains its pre-hand
+    questions (买底, 顶底, 飘); anything new still shows, by name, but should get words here."""
+    from games.engine.variants import all_variants
+
+    zh = words("zh")
+    for verb in ("ready", "rob_gold", "rob_concealed_kong"):
+        assert verb in zh or f"{verb}_decl" in zh
+    for variant in all_variants():
+        options = variant.validate_options({})
+        for question in variant.pre_hand_questions(options, {}):
+            assert f"pre_hand_explain_{question.key}" in zh, f"{variant.key}: explain {question.key}"
+            for choice in question.choices:
+                if isinstance(choice, bool):
+                    assert f"choice_{question.key}_{str(choice).lower()}" in zh, f"{question.key}: {choice}"
+
+
+def test_every_public_table_entry_has_a_label() -> None:
+    """Every key a rule set puts in `view.table` gets a readable label (unknown ones show by name)."""
+    from games.engine.variants import all_variants
+
+    zh = words("zh")
+    variant_js = (JS / "variant.js").read_text()
+    centre = re.search(r"CENTRE_KEYS = new Set\(\[(.*?)\]\)", variant_js)
+    assert centre, "variant.js names the keys the centre shows in CENTRE_KEYS"
+    shown_in_centre = set(re.findall(r'"(\w+)"', centre[1]))
+    for variant in all_variants():
+        hand = variant.new_hand({}, {}, seed=f"labels-{variant.key}")
+        for key in hand.view(0)["table"]:
+            assert key in shown_in_centre or f"info_{key}" in zh, f"{variant.key}: no label for view.table[{key!r}]"

@@ -1,0 +1,262 @@
+"""Shared pieces of the browser tests: a daphne on a free port, and driving the table page.
+
+Playwright (Python, sync API) drives Debian's chromium headless against a daphne started here
+on a free port with its own SQLite database.  Bots act after 0.05 s and the claim-window pause
+is 0.05 s, so a hand takes seconds.  Screenshots go to var/test-artifacts/.
+
+No browser is ever downloaded (`playwright install` must not run): the tests use
+/usr/bin/chromium, which scripts/test.sh installs from Debian's packages when it is missing.
+Without it the tests are skipped, except under CI (CI=true), where they must run.
+
+The fixtures (`server`, `chromium`) are in conftest.py; import the helpers from here:
+``from tests.e2e.browser import sign_up, create_table, ...``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "var" / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PLAY_TIMEOUT_S = 45
+SERVER_LOG: list[Path] = []  # the running daphne's log, quoted when the play stalls
+
+
+def require_browser() -> None:
+    under_ci = os.environ.get("CI", "").lower() == "true"
+    if not Path(CHROMIUM).exists():
+        reason = f"{CHROMIUM} is missing (apt-get install chromium fonts-noto-cjk; scripts/test.sh does it as root)"
+        if under_ci:
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        if under_ci:
+            pytest.fail("playwright is not installed (pip install -e '.[dev]')")
+        pytest.skip("playwright is not installed (pip install -e '.[dev]')")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as res:
+                if res.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne did not answer {url} within {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+@contextmanager
+def serve(tmp: Path) -> Iterator[str]:
+    """Migrate a fresh SQLite database in ``tmp``, collect the static files, run daphne; yields its URL."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp}/e2e.sqlite3",
+        "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
+        "DJANGO_DEBUG": "0",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_STATIC_ROOT": str(tmp / "static"),
+        "CAISHEN_VAR_DIR": str(tmp),
+        "CAISHEN_BOT_DELAY": "0.05",
+        "CAISHEN_BETWEEN_HANDS_SECONDS": "1",
+        "CAISHEN_DISCARD_PAUSE": "0.05",  # the uniform claim-window pause after every discard
+        "CAISHEN_TIMERS": "inprocess",
+    }
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    for args in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"]):
+        subprocess.run(manage + args, cwd=ROOT, env=env, check=True, timeout=120)
+    log = tmp / "daphne.log"
+    daphne = Path(sys.executable).with_name("daphne")
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "mahjong_platform.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    SERVER_LOG[:] = [log]
+    try:
+        wait_http(f"{base}/healthz", proc, log)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+        if proc.returncode not in (0, -15, None):
+            print(log.read_text()[-3000:])
+
+
+def launch(pw: Any) -> Any:
+    return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+def new_page(browser: Any, errors: list[str], lang: str = "zh-CN") -> Any:
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale=lang)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")  # clicks scroll the hand into view; show the header's balance
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def server_log_tail() -> str:
+    return SERVER_LOG[0].read_text(errors="replace")[-4000:] if SERVER_LOG else ""
+
+
+def number(text: str | None) -> int:
+    assert text is not None
+    return int(re.sub(r"[^\d+-]", "", text))
+
+
+def sign_up(page: Any, base: str, username: str | None = None) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("input[name=username]", username or f"e2e{secrets.token_hex(3)}")
+    if page.locator("input[name=display_name]").count():
+        page.fill("input[name=display_name]", "小明")
+    page.fill("input[name=password1]", "Fa1r-Play-2026")
+    page.fill("input[name=password2]", "Fa1r-Play-2026")
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_selector("#wallet-balance")
+
+
+def create_table(page: Any, base: str, variant: str = "zhejiang_caishen", hands: int = 1) -> None:
+    """A table of ``variant``, ``hands`` hands, stake 1, default options: through the lobby's
+    form, or the REST API where the form is missing."""
+    res = page.goto(f"{base}/tables/new/?variant={variant}")
+    if res is not None and res.ok and page.locator("input[name=hands_total]").count():
+        page.fill("input[name=hands_total]", str(hands))
+        page.fill("input[name=stake]", "1")
+        page.locator("main form[method=post] button[type=submit]").click()
+    else:
+        table_id = page.evaluate(
+            """async ([variant, hands]) => {
+                const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+                const res = await fetch("/api/tables/", {method: "POST", credentials: "same-origin",
+                    headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+                    body: JSON.stringify({variant, options: {}, stake: 1, hands_total: hands,
+                                          turn_seconds: 20, claim_seconds: 8, is_private: false})});
+                return (await res.json()).id;
+            }""",
+            [variant, hands],
+        )
+        page.goto(f"{base}/tables/{table_id}/")
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+
+
+def sit_fill_and_ready(page: Any, shot_name: str | None = None) -> int:
+    """In the waiting room: take a chair, fill the others with bots, confirm the stake.
+    Returns the wallet balance before the match."""
+    from playwright.sync_api import expect
+
+    room = page.locator("#mj-room")
+    expect(room).to_be_visible()
+    balance_before = number(page.text_content("#wallet-balance"))
+    room.locator(".room-actions [data-cmd=sit]").click()
+    expect(room.locator(".chair.you")).to_have_count(1)
+    room.locator("[data-cmd=bots]").click()
+    expect(room.locator(".chair[data-bot='1']")).to_have_count(3)
+    expect(room.locator("[data-cmd=ready]")).to_be_enabled()
+    if shot_name:
+        shot(page, shot_name)
+    room.locator("[data-cmd=ready]").click()
+    confirm = page.locator("#mj-confirm")
+    expect(confirm.locator("#mj-confirm-stake")).to_have_text("1")  # the stake, shown before confirming
+    confirm.locator("[data-cmd=confirm-ready]").click()
+    return balance_before
+
+
+def play_until_hand_end(page: Any, mid_shot: str | None = "e2e-2-mid-hand.png", timeout: float = PLAY_TIMEOUT_S) -> int:
+    """Discard whenever allowed (the drawn tile first), pass every claim or question; never
+    declare 听 or anything else.  Returns our discards."""
+    handend = page.locator("#mj-handend .handend-dialog")
+    passes = page.locator("#mj-actions button[data-do=pass]")
+    drawn = page.locator("#mj-hand .tile.drawn.playable")
+    playable = page.locator("#mj-hand .tile.playable")
+    discards = 0
+    shot_taken = mid_shot is None
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if handend.count() and handend.is_visible():
+            return discards
+        try:
+            if passes.count():
+                passes.first.click(timeout=1500)
+                continue
+            if playable.count():
+                if not shot_taken and discards >= 3:
+                    assert mid_shot is not None
+                    shot(page, mid_shot)
+                    shot_taken = True
+                (drawn if drawn.count() else playable.last).click(timeout=1500)
+                discards += 1
+                page.wait_for_selector("#mj-hand .tile.playable", state="detached", timeout=3000)
+                continue
+        except Exception:  # the table moved on under the click: look again
+            continue
+        page.wait_for_timeout(40)
+    shot(page, "e2e-timeout.png")
+    raise AssertionError(f"the hand did not end within {timeout} s; the server's log ends:\n{server_log_tail()}")
+
+
+def check_hand_end(page: Any, balance_before: int) -> int:
+    """The hand-end dialog: the itemised breakdown, our delta, the wallet moved by exactly that.
+    Returns the delta."""
+    from playwright.sync_api import expect
+
+    dialog = page.locator("#mj-handend .handend-dialog")
+    expect(dialog).to_be_visible()
+    rows = page.locator("#mj-breakdown tbody tr")
+    assert rows.count() >= 1
+    expect(rows.first).to_be_visible()
+    delta = number(page.text_content("#mj-my-delta"))
+    assert dialog.get_attribute("data-my-delta") == str(delta)
+    expect(page.locator("#mj-wallet-after")).to_be_visible()
+    expect(page.locator("#wallet-balance")).to_have_text(str(balance_before + delta))
+    assert number(page.get_attribute("#mj-wallet-after", "data-balance")) == balance_before + delta
+    expect(page.locator("#mj-seed")).to_have_text(re.compile(r"\S+"))
+    return delta
