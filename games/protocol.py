@@ -112,6 +112,7 @@ def pre_hand_info(table: Table) -> dict[str, Any] | None:
         "default": q["default"],
         "asked": [(wind + table.dealer_position) % 4 for wind in q["seats"]],  # chairs
         "answers": dict(ph["answers"]),  # chair -> answer so far
+        "decided": dict(table.context),  # earlier questions' outcome (the dealer's 买底 before 顶底)
         "deadline_in_ms": deadline_ms,
     }
 
