@@ -355,7 +355,8 @@ class Zhangzhou(Variant):
         # is asked while one stands, so being asked tells nothing.
         if not any(m.kind == KONG_CONCEALED for s in others(seat) for m in hand.players[s].melds):
             return False
-        options = [[ROB_KONG, t] for t in range(NUM_KINDS)]
+        golds = self.wild_kinds(hand)  # a gold never goes into a meld, so it is no guess
+        options = [[ROB_KONG, t] for t in range(NUM_KINDS) if t not in golds]
         ex["prompt"] = {"kind": ROB_KONG, "seats": [{"seat": seat, "options": options, "answer": None}]}
         hand.phase = PROMPT
         events.append(Event("rob_kong_question", seat))
