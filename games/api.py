@@ -29,6 +29,7 @@ from games import services
 from games.engine.state import SEATS, Event
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, Table
+from games.spectating import state_for_reader
 from games.views import LISTED_STATUSES, can_open, remember_room_code, with_seat_counts
 
 # ------------------------------------------------------------------------ serializers
@@ -156,6 +157,8 @@ class HandSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField()
     revealed = serializers.DictField(child=serializers.CharField(), help_text="Seat wind → concealed hand at the end.")
     events = HandEventSerializer(many=True, help_text="The public event log, in order.")
+    replay_url = serializers.CharField(help_text="The replay viewer (牌谱) page.")
+    replay_jsonl = serializers.CharField(help_text="The replay as JSON lines, re-validated on import.")
 
 
 class HandSummarySerializer(serializers.ModelSerializer):
@@ -197,7 +200,7 @@ def visible_table(request: Request, pk: int) -> Table:
 def state(request: Request, table: Table) -> dict[str, Any]:
     table.refresh_from_db()
     user = request.user if request.user.is_authenticated else None
-    data = services.state_for(table, user)
+    data = state_for_reader(table, user)  # watchers get the delayed public view: no side door
     data["room_code"] = table.room_code if table.is_private else None
     return data
 
@@ -432,6 +435,8 @@ def hand_record(row: Hand) -> dict[str, Any]:
         "finished_at": row.finished_at,
         "revealed": revealed,
         "events": events,
+        "replay_url": reverse("games:hand_replay", args=[row.pk]),
+        "replay_jsonl": reverse("games_api:hand_replay", args=[row.pk]),
     }
 
 
@@ -452,3 +457,74 @@ class HandView(APIView):
         if row.status != Hand.FINISHED:
             return refused("the hand is still being played; its record opens when it ends", status.HTTP_403_FORBIDDEN)
         return Response(hand_record(row))
+
+
+@extend_schema(
+    summary="A finished hand's replay (牌谱) as JSON lines",
+    description="One JSON object a line: a header (rule set, options, context, the seed and its hash, the "
+    "dealt hands and wall in tile notation, the engine snapshot as dealt), then each action followed by "
+    "its events, then an end line with the result. `games.replay.load` re-validates it through the "
+    "engine. A hand still being played answers 403.",
+    responses={
+        (200, "application/jsonl"): OpenApiResponse(OpenApiTypes.STR, description="JSON lines"),
+        403: DETAIL,
+        404: DETAIL,
+    },
+    tags=["hands"],
+)
+class HandReplayView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int) -> Any:
+        from django.http import HttpResponse
+
+        from games import replay
+
+        row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+        if not can_open(request.user, request.session, row.table):
+            raise Http404("no such hand")
+        try:
+            text = replay.export_text(row)
+        except replay.NotReplayable as exc:
+            code = status.HTTP_403_FORBIDDEN if row.status != Hand.FINISHED else status.HTTP_404_NOT_FOUND
+            return refused(str(exc), code)
+        response = HttpResponse(text, content_type="application/jsonl; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="caishen-hand-{row.pk}.jsonl"'
+        return response
+
+
+@extend_schema(
+    summary="Check a replay (JSON lines) by replaying it through the engine",
+    description="Send the replay as the request body (`application/jsonl` or text). Answers the rule set, "
+    "the number of actions and the result; a corrupted replay answers 400 with the `line` (1-based) and "
+    "the `reason`. Nothing is stored.",
+    request={"application/jsonl": OpenApiTypes.STR},
+    responses={200: OpenApiResponse(OpenApiTypes.OBJECT), 400: DETAIL},
+    tags=["hands"],
+)
+class ReplayCheckView(APIView):
+    permission_classes = [permissions.AllowAny]
+    max_bytes = 2_000_000
+
+    def post(self, request: Request) -> Response:
+        from games import replay
+
+        body = request._request.body  # raw: the replay is not a form or a JSON document
+        if len(body) > self.max_bytes:
+            return refused("the replay is too large")
+        try:
+            loaded = replay.loads(body.decode("utf-8"))
+        except UnicodeDecodeError:
+            return refused("the replay must be UTF-8 text")
+        except replay.ReplayError as exc:
+            return Response({"detail": str(exc), "line": exc.line, "reason": exc.reason}, status=400)
+        assert loaded.final is not None and loaded.final.result is not None
+        return Response(
+            {
+                "valid": True,
+                "variant": loaded.header["variant"],
+                "seed_hash": loaded.header.get("seed_hash"),
+                "actions": len(loaded.steps),
+                "result": loaded.final.result.to_json(),
+            }
+        )

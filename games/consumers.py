@@ -6,13 +6,14 @@ translates messages (docs/protocol.md).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import services
-from games.fanout import public_group, seat_group
+from games import services, spectating
+from games.fanout import public_group, seat_group, table_changed
 from games.models import Table
 from games.timers import IN_PROCESS
 
@@ -21,10 +22,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     table_id: int
     position: int | None
     group: str
+    delay: float = 0.0  # spectators only: CAISHEN_SPECTATOR_DELAY
 
     async def connect(self) -> None:
-        import asyncio
-
         IN_PROCESS.bind(asyncio.get_running_loop())
         user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -42,6 +42,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         if position is not None:
             await database_sync_to_async(services.set_connected)(self.table_id, user, True)
+        else:
+            # Spectating: frames are held back for the delay; the gap between the delayed
+            # snapshot below and the first held frame is covered by a second snapshot then.
+            self.delay = spectating.delay_seconds()
+            self.held: set[asyncio.TimerHandle] = set()
+            await database_sync_to_async(self._watcher_joined)()
+            if self.delay > 0:
+                self._later(self.send_snapshot)
         await self.send_snapshot()
 
     def _seat_of(self, user: Any) -> tuple[bool, int | None] | None:
@@ -52,14 +60,40 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         seat = table.seats.filter(user=user).first() if authenticated else None
         if seat is not None:
             return True, seat.position
-        # Watching: public tables only (private tables by invitation arrive with spectating).
-        return (not table.is_private), None
+        # Watching: public tables, and private ones by invitation (the owner, or a session
+        # holding the room code: games.views.can_open).
+        from games.views import can_open
+
+        return can_open(user, self.scope.get("session"), table), None
+
+    def _watcher_joined(self) -> None:
+        spectating.watcher_joined(self.table_id)
+        table_changed(self.table_id)  # the players see the count
+
+    def _watcher_left(self) -> None:
+        spectating.watcher_left(self.table_id)
+        table_changed(self.table_id)
+
+    def _later(self, send: Any, *args: Any) -> None:
+        """Run ``send(*args)`` after the spectator delay (frames keep their order: one delay)."""
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            self.held.discard(handle)
+            asyncio.ensure_future(send(*args))
+
+        handle = loop.call_later(self.delay, fire)
+        self.held.add(handle)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.position is not None:
                 await database_sync_to_async(services.set_connected)(self.table_id, self.scope.get("user"), False)
+            else:
+                for handle in getattr(self, "held", ()):
+                    handle.cancel()
+                await database_sync_to_async(self._watcher_left)()
 
     async def send_snapshot(self) -> None:
         state = await database_sync_to_async(self._state)()
@@ -68,7 +102,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     def _state(self) -> dict[str, Any]:
         table = Table.objects.get(pk=self.table_id)
         user = self.scope.get("user")
-        return services.state_for(table, user if self.position is not None else None)
+        if self.position is None:
+            return spectating.spectator_state(table, delay=self.delay)
+        state = services.state_for(table, user)
+        state["table"]["watchers"] = spectating.watcher_count(self.table_id)
+        return state
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         # A malformed frame gets an error reply; it must never close or crash the table.
@@ -133,7 +171,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     # -- group messages ---------------------------------------------------------------
     async def table_frame(self, event: dict[str, Any]) -> None:
+        if self.position is None and self.delay > 0:
+            self._later(self.send_json, event["frame"])  # spectators see play late
+            return
         await self.send_json(event["frame"])
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        if self.position is None and self.delay > 0:
+            self._later(self.send_snapshot)
+            return
         await self.send_snapshot()

@@ -15,6 +15,7 @@ from channels.layers import get_channel_layer
 from games.engine.hand import Hand as EngineHand
 from games.models import Hand, Seat, Table
 from games.protocol import render_state, seat_list
+from games.spectating import watcher_count
 
 log = logging.getLogger("caishen.fanout")
 
@@ -32,12 +33,14 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     table: Table = row.table
     people = seat_list(list(table.seats.select_related("user__profile")))
     frames: dict[str, dict[str, Any]] = {}
+    watchers = watcher_count(table.pk)
     for position in [None, 0, 1, 2, 3]:
         reader = row.engine_seat(position) if position is not None else None
         frame = render_state(table, people, row, engine, position)
         frame["type"] = "update"
         frame["seq"] = row.seq
         frame["events"] = [e.for_seat(reader) for e in events]
+        frame["table"]["watchers"] = watchers  # spectating: shown to the players
         group = public_group(table.pk) if position is None else seat_group(table.pk, position)
         frames[group] = frame
     return frames

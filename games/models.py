@@ -129,3 +129,34 @@ class HandEvent(models.Model):
     class Meta:
         ordering = ["seq", "index"]
         constraints = [models.UniqueConstraint(fields=["hand", "seq", "index"], name="one_event_per_slot")]
+
+
+class HandAction(models.Model):
+    """Append-only log of the actions applied to a hand (replays, games/replay.py).
+
+    ``HandEvent`` records what happened; replaying a hand through the engine needs what was
+    *done*: one row per ``Hand.apply`` call, in order, with how many events it produced
+    (they are the next ``event_count`` rows of the event log).  Written by ``services._Step``.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()  # the command that applied it (as HandEvent.seq)
+    index = models.PositiveSmallIntegerField()  # order within the command
+    action = models.JSONField()  # Action.to_json(): seat wind, verb, tiles in notation
+    event_count = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)  # spectators' delayed view replays up to a time
+
+    class Meta:
+        ordering = ["seq", "index"]
+        constraints = [models.UniqueConstraint(fields=["hand", "seq", "index"], name="one_action_per_slot")]
+
+
+class HandStart(models.Model):
+    """The engine snapshot of a hand as dealt, before any action: a replay's starting point.
+
+    Needed for prepared (rigged) hands that have no seed; for seeded hands it lets an export
+    check that the seed re-derives the very same wall.
+    """
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="start")
+    snapshot = models.JSONField()

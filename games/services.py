@@ -35,7 +35,7 @@ from games.engine.tiles import TileNotationError
 from games.engine.variants import get_variant
 from games.engine.variants.base import PreHandQuestion
 from games.engine.wall import new_seed
-from games.models import Hand, HandEvent, Seat, Table
+from games.models import Hand, HandAction, HandEvent, HandStart, Seat, Table
 from games.protocol import parse_action, render_state
 
 log = logging.getLogger("caishen.table")
@@ -62,13 +62,15 @@ def create_table(
     turn_seconds: int = 20,
     claim_seconds: int = 8,
     is_private: bool = False,
+    score_only: bool = False,
 ) -> Table:
+    """``score_only`` (tournaments) allows stake 0: hands are scored but move no wallet units."""
     try:
         rules = get_variant(variant)
         opts = rules.validate_options(options or {})
     except (ValueError, OptionsError) as exc:
         raise Refused(str(exc)) from None
-    if stake < 1:
+    if stake < 1 and not (score_only and stake == 0):
         raise Refused("the stake must be at least 1")
     if not 1 <= hands_total <= 64:
         raise Refused("a match has 1 to 64 hands")
@@ -205,11 +207,25 @@ def _table_changed(table: Table) -> None:
 
 
 # ------------------------------------------------------------------------------ match
+# Who supplies a table's walls instead of a fresh secret seed: (table, hand number) -> seed or
+# None; number 0 is the first-dealer roll.  Tournaments' duplicate mode registers one
+# (tournaments/apps.py) so every table of a round plays the same walls.
+SEED_PROVIDERS: list[Any] = []
+
+
+def provided_seed(table: Table, number: int) -> str | None:
+    for provider in SEED_PROVIDERS:
+        if (seed := provider(table, number)) is not None:
+            return str(seed)
+    return None
+
+
 def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand | None:
     """Begin the match; ``first_hand`` lets tests and tournaments supply a prepared (rigged) hand."""
     table.status = Table.PLAYING
     # Chair 0 is East; the rule set names the first dealer (东北 rolls a die for it).
-    table.dealer_position = get_variant(table.variant).first_dealer(new_seed(), table.options) % 4
+    roll = provided_seed(table, 0) or new_seed()
+    table.dealer_position = get_variant(table.variant).first_dealer(roll, table.options) % 4
     table.hands_played = 0
     table.context = {}
     table.save()
@@ -303,7 +319,7 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
     if rules.escape_penalty_bases:
         # A leaver who paid the escape penalty is gone: a house bot takes the chair.
         table.seats.filter(left=True, is_bot=False).update(is_bot=True, auto_play=False)
-    seed = new_seed()
+    seed = provided_seed(table, table.hands_played + 1) or new_seed()
     if engine is None:
         engine = rules.new_hand(table.options, table.context, seed=seed)
     else:
@@ -317,6 +333,7 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
         seed_hash=engine.seed_hash or "",
         snapshot=engine.to_json(),
     )
+    HandStart.objects.create(hand=row, snapshot=row.snapshot)  # a replay's starting point
     step = _Step(row, engine, list(table.seats.all()))
     step.advance()
     step.save()
@@ -333,6 +350,8 @@ class _Step:
     seats: list[Seat]
     events: list[Any] = field(default_factory=list)
     now: datetime = field(default_factory=timezone.now)
+    # (action, number of events it produced): the HandAction log that replays need.
+    actions: list[tuple[Action, int]] = field(default_factory=list)
 
     def seat_at(self, engine_seat: int) -> Seat:
         return self.seats[self.row.position_of(engine_seat)]
@@ -352,6 +371,7 @@ class _Step:
     def apply(self, action: Action) -> None:
         events = self.engine.apply(action)
         self.events.extend(events)
+        self.actions.append((action, len(events)))
         if self.engine.phase == CLAIM and any(e.kind in ("discard", "add_kong") for e in events):
             self.row.window_opened_at = self.now
 
@@ -448,6 +468,12 @@ class _Step:
             [
                 HandEvent(hand=row, seq=row.seq, index=i, kind=e.kind, event=e.to_json())
                 for i, e in enumerate(self.events)
+            ]
+        )
+        HandAction.objects.bulk_create(
+            [
+                HandAction(hand=row, seq=row.seq, index=i, action=a.to_json(), event_count=n)
+                for i, (a, n) in enumerate(self.actions)
             ]
         )
         frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
@@ -562,6 +588,10 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
             seat.save(update_fields=["auto_play", "timeouts"])
         step.advance()
         step.save()
+        log.info(
+            "command",
+            extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": row.seq, "do": action.kind},
+        )
         return row.seq
 
 

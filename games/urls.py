@@ -16,4 +16,5 @@ urlpatterns = [
     path("tables/<int:pk>/stand/", views.stand, name="stand"),
     path("tables/<int:pk>/ready/", views.ready, name="ready"),
     path("tables/<int:pk>/bots/", views.bots, name="bots"),
+    path("hands/<int:pk>/replay/", views.hand_replay, name="hand_replay"),
 ]

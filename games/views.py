@@ -25,6 +25,7 @@ from games import rules, services
 from games.engine.variants import all_variants, get_variant
 from games.forms import JoinForm, LobbyFilterForm, TableForm, variant_or_default
 from games.models import Table
+from games.spectating import state_for_reader
 
 ROOM_CODES_SESSION_KEY = "caishen_room_codes"  # room codes this browser has entered
 LISTED_STATUSES = (Table.WAITING, Table.PLAYING)
@@ -236,7 +237,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         "ws_path": f"/ws/table/{table.pk}/",
         "seated": seated,
         "is_owner": user is not None and table.owner_id == user.pk,
-        "initial_state": services.state_for(table, user),
+        "initial_state": state_for_reader(table, user),  # watchers: the delayed public view
         "min_balance": services.min_balance(table),
         "room_code": table.room_code if table.is_private else None,
         "api_base": reverse("games_api:table", args=[table.pk]),
@@ -281,3 +282,31 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def bots(request: HttpRequest, pk: int) -> HttpResponse:
     return _table_action(request, pk, lambda t: services.add_bots(t.pk, me(request)))
+
+
+# --------------------------------------------------------------------------- replays
+def hand_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay viewer (牌谱): step through a finished hand from any seat, or all hands open."""
+    from games import replay
+    from games.models import Hand
+
+    row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+    if not can_open(request.user, request.session, row.table) or row.status != Hand.FINISHED:
+        raise Http404("no such hand")
+    try:
+        data = replay.viewer_frames(replay.export_text(row))
+    except replay.NotReplayable:
+        raise Http404("this hand has no replay") from None
+    data["header"]["variant_name"] = get_variant(row.table.variant).display_name
+    data["header"]["winds"] = {str(p): "ESWN"[row.engine_seat(p)] for p in range(4)}
+    data["header"]["names"] = {
+        str(s.position): (f"Bot {s.position + 1}" if s.is_bot or s.user is None else s.user.get_username())
+        for s in row.table.seats.select_related("user")
+    }
+    context = {
+        "hand": row,
+        "table": row.table,
+        "replay": data,
+        "download_url": reverse("games_api:hand_replay", args=[row.pk]),
+    }
+    return render(request, "games/replay.html", context)

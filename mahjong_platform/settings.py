@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -143,11 +144,34 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                # Game frames are small and frequent: a socket may fall a few hundred frames behind
+                # under load before frames are dropped (it then sees a seq gap and resyncs); a frame
+                # older than the expiry is worthless (the client resyncs), so it is not kept.
+                "capacity": env_int("CAISHEN_CHANNEL_CAPACITY", 1000, minimum=1),
+                "expiry": env_int("CAISHEN_CHANNEL_EXPIRY", 10, minimum=1),
+                "group_expiry": env_int("CAISHEN_GROUP_EXPIRY", 86400, minimum=60),
+            },
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- Cache --------------------------------------------------------------------------------------
+# Shared by every process in the scaled mode (the sweeper's health mark is written by the Celery
+# worker and read by each daphne process's /healthz); per-process memory in the embedded mode.
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CAISHEN_CACHE_PREFIX", "caishen"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Auth ---------------------------------------------------------------------------------------
 
@@ -206,6 +230,8 @@ CAISHEN_PROCESSES = env_int("CAISHEN_PROCESSES", 1, minimum=1)
 CAISHEN_BOT_DELAY = env_float("CAISHEN_BOT_DELAY", 0.8)  # seconds a bot "thinks" on its turn
 CAISHEN_DISCARD_PAUSE = env_float("CAISHEN_DISCARD_PAUSE", 0.6)  # the uniform claim-window pause
 CAISHEN_BETWEEN_HANDS_SECONDS = env_float("CAISHEN_BETWEEN_HANDS_SECONDS", 6)
+# Spectators see a public table this many seconds late (no live help for a seated friend).
+CAISHEN_SPECTATOR_DELAY = env_float("CAISHEN_SPECTATOR_DELAY", 3)
 CAISHEN_READY_SECONDS = env_int("CAISHEN_READY_SECONDS", 30, minimum=1)  # the fourth seat's countdown
 CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-deadline sweeper
 
@@ -214,6 +240,16 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL or "mem
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
+# Django's LOGGING (structured, stdout) stays in charge of the worker's log lines too.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A timer or settlement task taken by a worker that dies is given to another (acks after the
+# task ran); the service functions are idempotent, so running one twice changes nothing.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = env_int("CELERY_WORKER_PREFETCH_MULTIPLIER", 4, minimum=1)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# How stale the sweeper's last run may be before /healthz reports it (celery timers only).
+CAISHEN_SWEEP_STALE_SECONDS = env_float("CAISHEN_SWEEP_STALE_SECONDS", max(10.0, 5 * CAISHEN_SWEEP_SECONDS))
 
 # --- i18n ---------------------------------------------------------------------------------------
 
@@ -238,20 +274,13 @@ STORAGES = {
 }
 
 # --- Logging: everything to stdout, one line per record -----------------------------------------
+# Structured (mahjong_platform/logging.py): the table, hand, seat and seq of a record go on its
+# line, as key=value pairs (CAISHEN_LOG_FORMAT=plain, the default) or as JSON (json).
+
+from mahjong_platform.logging import logging_config  # noqa: E402
 
 LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper()
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-    },
-    "handlers": {
-        "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"},
-    },
-    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
-    "loggers": {
-        "django": {"handlers": ["stdout"], "level": LOG_LEVEL, "propagate": False},
-        "daphne": {"handlers": ["stdout"], "level": LOG_LEVEL, "propagate": False},
-    },
-}
+LOG_FORMAT = os.environ.get("CAISHEN_LOG_FORMAT", "plain").strip().lower() or "plain"
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured(f"CAISHEN_LOG_FORMAT must be 'plain' or 'json', not {LOG_FORMAT!r}")
+LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT)

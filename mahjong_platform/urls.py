@@ -11,7 +11,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's language switch
     path("api/", include("accounts.api_urls")),
     path("api/", include("games.api_urls")),  # rule sets, tables, hands
+    path("api/", include("tournaments.api_urls")),  # events, registration, standings
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

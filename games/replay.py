@@ -1,0 +1,297 @@
+"""Replays (牌谱): a finished hand as JSON lines, and back again through the engine.
+
+Format ``caishen-replay/1``, one JSON object a line:
+
+1. ``{"type": "header", ...}``: the variant, its options and pre-hand context, the seed and
+   its hash (commit–reveal: anyone can re-derive the wall), the dealt hands and the wall in
+   CONTRACT notation, and ``initial``, the engine snapshot as dealt (``Hand.to_json``).
+2. For every action applied to the hand, in order: ``{"type": "action", "n": k, "action":
+   {"seat": "S", "do": "discard", "tile": "5m"}}`` followed by one ``{"type": "event", "n": k,
+   "event": ...}`` line per engine event it produced (``Event.to_json``: the public part and
+   the acting seat's private part; the hand is over, so nothing is secret any more).
+3. ``{"type": "end", "result": ..., "actions": N, "events": M}``.
+
+:func:`load` trusts nothing: it rebuilds the dealt hand (from the seed when there is one,
+checking it re-derives the very snapshot of the header), replays every action through the
+validated ``Hand.apply`` and compares each event with the log.  Any disagreement raises
+:class:`ReplayError` naming the line and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.hand import Hand as EngineHand
+from games.engine.state import Action, Event, IllegalAction
+from games.engine.tiles import TileNotationError, format_tiles
+from games.engine.variants import get_variant
+from games.engine.wall import seed_commitment
+from games.models import Hand
+
+FORMAT = "caishen-replay/1"
+
+
+class ReplayError(ValueError):
+    """A replay refused: ``line`` (1-based) and ``reason``."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+class NotReplayable(ValueError):
+    """The hand cannot be exported (still running, or played before actions were logged)."""
+
+
+@dataclass
+class Step:
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass
+class Replay:
+    header: dict[str, Any]
+    steps: list[Step] = field(default_factory=list)
+    final: EngineHand | None = None
+
+
+def _plain(value: Any) -> Any:
+    """JSON's view of a value (tuples become lists), so logged and replayed events compare."""
+    return json.loads(json.dumps(value))
+
+
+def _dealt(engine: EngineHand) -> dict[str, Any]:
+    return {
+        "hands": {"ESWN"[i]: format_tiles(p.hand) for i, p in enumerate(engine.players)},
+        "wall": format_tiles(engine.wall.tiles),
+        "face_up": format_tiles(engine.wall.face_up_tiles()),
+    }
+
+
+def _new_engine(snapshot: dict[str, Any]) -> EngineHand:
+    engine = EngineHand.from_json(snapshot)
+    engine.open_empty_windows = True  # as the platform plays (services._engine)
+    return engine
+
+
+# --------------------------------------------------------------------------- export
+def export_lines(row: Hand) -> list[str]:
+    """The replay of a finished hand, one JSON text a line (no newlines inside)."""
+    if row.status != Hand.FINISHED:
+        raise NotReplayable("the hand is still being played; its replay opens when it ends")
+    start = getattr(row, "start", None)  # a missing one-to-one raises AttributeError
+    actions = list(row.actions.all())
+    if start is None or not actions:
+        raise NotReplayable("this hand was played before replays were recorded")
+    initial = start.snapshot
+    engine = _new_engine(initial)
+    header = {
+        "type": "header",
+        "format": FORMAT,
+        "hand": row.pk,
+        "table": row.table_id,
+        "number": row.number,
+        "dealer_position": row.dealer_position,
+        "variant": initial["variant"],
+        "options": initial["options"],
+        "context": initial["context"],
+        "seed": row.seed or None,
+        "seed_hash": row.seed_hash or None,
+        **_dealt(engine),
+        "initial": initial,
+    }
+    out = [header]
+    events = iter(row.events.all())
+    total = 0
+    for n, logged in enumerate(actions, start=1):
+        out.append({"type": "action", "n": n, "action": logged.action})
+        for _ in range(logged.event_count):
+            ev = next(events, None)
+            if ev is None:
+                raise NotReplayable("the event log is shorter than the action log")
+            out.append({"type": "event", "n": n, "event": ev.event})
+            total += 1
+    out.append({"type": "end", "result": row.result, "actions": len(actions), "events": total})
+    return [json.dumps(line, ensure_ascii=False, separators=(",", ":")) for line in out]
+
+
+def export_text(row: Hand) -> str:
+    return "\n".join(export_lines(row)) + "\n"
+
+
+# --------------------------------------------------------------------------- import
+def _obj(line_no: int, text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ReplayError(line_no, f"not JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ReplayError(line_no, 'each line is a JSON object with a "type"')
+    return data
+
+
+def _start(header: dict[str, Any]) -> EngineHand:
+    """The dealt hand the header describes, checked against its seed and its notation."""
+    if header.get("format") != FORMAT:
+        raise ReplayError(1, f"unknown format {header.get('format')!r} (expected {FORMAT})")
+    initial = header.get("initial")
+    if not isinstance(initial, dict):
+        raise ReplayError(1, "the header has no initial snapshot")
+    try:
+        get_variant(str(header.get("variant")))
+    except ValueError:
+        raise ReplayError(1, f"unknown rule set {header.get('variant')!r}") from None
+    for key in ("variant", "options", "context"):
+        if _plain(initial.get(key)) != _plain(header.get(key)):
+            raise ReplayError(1, f"the header's {key} differs from its initial snapshot")
+    try:
+        engine = _new_engine(initial)
+    except (KeyError, TypeError, ValueError, TileNotationError) as exc:
+        raise ReplayError(1, f"the initial snapshot is malformed ({exc})") from None
+    if engine.seq != 0 or engine.result is not None:
+        raise ReplayError(1, "the initial snapshot is not a hand as dealt")
+    seed, seed_hash = header.get("seed"), header.get("seed_hash")
+    if (seed or None) != (initial.get("seed") or None) or (seed_hash or None) != (initial.get("seed_hash") or None):
+        raise ReplayError(1, "the header's seed differs from its initial snapshot")
+    if seed:
+        if seed_commitment(str(seed)) != seed_hash:
+            raise ReplayError(1, "the seed does not match its hash")
+        rules = get_variant(str(header["variant"]))
+        dealt = rules.new_hand(header["options"], header["context"], seed=str(seed))
+        if _plain(dealt.to_json()) != _plain(initial):
+            raise ReplayError(1, "the seed does not deal the hands and wall of the initial snapshot")
+    for key, value in _dealt(engine).items():
+        if _plain(header.get(key)) != _plain(value):
+            raise ReplayError(1, f"the header's {key} differs from its initial snapshot")
+    return engine
+
+
+def load(lines: Iterable[str]) -> Replay:
+    """Re-validate a replay; raises ReplayError(line, reason) on the first disagreement."""
+    numbered = [(i, text) for i, text in enumerate(lines, start=1) if text.strip()]
+    if not numbered:
+        raise ReplayError(1, "the replay is empty")
+    first_no, first = numbered[0]
+    header = _obj(first_no, first)
+    if header["type"] != "header":
+        raise ReplayError(first_no, "the first line must be the header")
+    engine = _start(header)
+    replay = Replay(header=header)
+    expected: list[dict[str, Any]] = []  # events the last action produced, not yet matched
+    ended = False
+    events_seen = 0
+    for line_no, text in numbered[1:]:
+        data = _obj(line_no, text)
+        kind = data["type"]
+        if ended:
+            raise ReplayError(line_no, "nothing may follow the end line")
+        if kind == "action":
+            if expected:
+                raise ReplayError(line_no, f"the previous action produced {len(expected)} more event(s) than logged")
+            if data.get("n") != len(replay.steps) + 1:
+                raise ReplayError(line_no, f"action number {data.get('n')!r}, expected {len(replay.steps) + 1}")
+            raw = data.get("action")
+            try:
+                if not isinstance(raw, dict):
+                    raise ValueError("an action is an object")
+                action = Action.from_json(raw)
+            except (KeyError, TypeError, ValueError, TileNotationError) as exc:
+                raise ReplayError(line_no, f"malformed action ({exc})") from None
+            if engine.ended:
+                raise ReplayError(line_no, "the hand is already over")
+            try:
+                produced = engine.apply(action)
+            except IllegalAction as exc:
+                raise ReplayError(line_no, f"illegal action {action}: {exc}") from None
+            expected = [_plain(e.to_json()) for e in produced]
+            replay.steps.append(Step(action=_plain(action.to_json()), events=list(expected)))
+        elif kind == "event":
+            if data.get("n") != len(replay.steps) or not replay.steps:
+                raise ReplayError(line_no, "an event line must follow its action and carry its number")
+            if not expected:
+                raise ReplayError(line_no, "the engine produced no such event for this action")
+            want = expected.pop(0)
+            if _plain(data.get("event")) != want:
+                got = data.get("event")
+                got_kind = got.get("kind") if isinstance(got, dict) else got
+                raise ReplayError(
+                    line_no,
+                    f"event differs from the engine's: logged {got_kind!r}, the engine says {want['kind']!r}"
+                    if got_kind != want["kind"]
+                    else f"event {want['kind']!r} differs from the engine's ({json.dumps(want, ensure_ascii=False)})",
+                )
+            events_seen += 1
+        elif kind == "end":
+            if expected:
+                raise ReplayError(line_no, f"the last action produced {len(expected)} more event(s) than logged")
+            if not engine.ended or engine.result is None:
+                raise ReplayError(line_no, "the actions do not finish the hand")
+            if _plain(data.get("result")) != _plain(engine.result.to_json()):
+                raise ReplayError(line_no, "the result differs from the engine's")
+            if data.get("actions") != len(replay.steps) or data.get("events") != events_seen:
+                raise ReplayError(line_no, "the counts of actions and events are wrong")
+            ended = True
+        else:
+            raise ReplayError(line_no, f"unknown line type {kind!r}")
+    if not ended:
+        raise ReplayError(numbered[-1][0] + 1, "the replay has no end line (truncated?)")
+    replay.final = engine
+    return replay
+
+
+def loads(text: str) -> Replay:
+    return load(text.splitlines())
+
+
+# ---------------------------------------------------------------------------- viewer
+def _table_state(engine: EngineHand) -> dict[str, Any]:
+    """Everything on the table, all hands open; the viewer hides what a chosen seat may not see."""
+    return {
+        "turn": "ESWN"[engine.turn],
+        "phase": engine.phase,
+        "wall_left": engine.wall_left(),
+        "face_up": format_tiles(engine.wall.face_up_tiles()),
+        "wilds": format_tiles(sorted(engine.wild_set)),
+        "players": [
+            {
+                "seat": "ESWN"[i],
+                "hand": format_tiles(p.hand),
+                "drawn": format_tiles([p.drawn]) if p.drawn is not None else None,
+                "melds": [m.to_json() for m in p.melds],
+                "melds_public": [m.public_json() for m in p.melds],
+                "discards": format_tiles(p.discards),
+                "flowers": format_tiles(p.flowers),
+            }
+            for i, p in enumerate(engine.players)
+        ],
+        "result": engine.result.to_json() if engine.result else None,
+    }
+
+
+def viewer_frames(text: str) -> dict[str, Any]:
+    """The steps the replay page walks through: one frame per action that changed the table.
+
+    Passes that close nothing produce no event; they fold into the next frame.
+    """
+    replay = loads(text)
+    engine = _new_engine(replay.header["initial"])
+    frames = [{"n": 0, "actions": [], "events": [], "state": _table_state(engine)}]
+    pending: list[dict[str, Any]] = []
+    for n, step in enumerate(replay.steps, start=1):
+        engine.apply_trusted(Action.from_json(step.action))  # validated by loads above
+        pending.append(step.action)
+        if step.events:
+            frames.append({"n": n, "actions": pending, "events": step.events, "state": _table_state(engine)})
+            pending = []
+    header = {k: v for k, v in replay.header.items() if k != "initial"}
+    return {"header": header, "frames": frames}
+
+
+def replay_event_for(event: dict[str, Any], reader: int | None) -> dict[str, Any]:
+    """An exported event as ``reader`` would have seen it live."""
+    return Event.from_json(event).for_seat(reader)

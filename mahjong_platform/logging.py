@@ -1,0 +1,97 @@
+"""Structured logs: one line per record, carrying the table, hand, seat and ``seq`` it concerns.
+
+Code logs with ``extra``::
+
+    log.info("hand step", extra={"table": 7, "hand": 42, "seq": 18})
+
+and the formatters put those fields on the line, as JSON (``CAISHEN_LOG_FORMAT=json``, the
+scaled mode's choice: one object per line for a log shipper) or as ``key=value`` pairs after the
+message (``plain``, the default, for people reading a terminal).  Each line also says which
+process wrote it (``CAISHEN_PROCESS_NAME``, e.g. ``web1``; the Procfile sets it), so the lines of
+several daphne processes and the Celery worker can be told apart once merged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from datetime import UTC, datetime
+from typing import Any
+
+# The fields a game record may carry, in the order they are printed.
+GAME_FIELDS = ("table", "hand", "seat", "seq")
+
+# Everything a LogRecord has by itself: whatever else is on a record came from ``extra``.
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}
+
+
+def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
+    """The ``extra`` fields of a record, game fields first."""
+    fields = {name: getattr(record, name) for name in GAME_FIELDS if getattr(record, name, None) is not None}
+    for name, value in vars(record).items():
+        if name not in _STANDARD and name not in fields and not name.startswith("_"):
+            fields[name] = value
+    return fields
+
+
+def _scalar(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, process, message, then the extra fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "process": os.environ.get("CAISHEN_PROCESS_NAME") or record.process,
+            "message": record.getMessage(),
+        }
+        for name, value in extra_fields(record).items():
+            line.setdefault(name, _scalar(value))
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+class KeyValueFormatter(logging.Formatter):
+    """``asctime level logger: message table=7 hand=42 seq=18`` (the extra fields as key=value)."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        fields = extra_fields(record)
+        if not fields:
+            return text
+        pairs = " ".join(f"{name}={json.dumps(_scalar(value), ensure_ascii=False)}" for name, value in fields.items())
+        head, newline, rest = text.partition("\n")  # keep a traceback below the fields
+        return f"{head} {pairs}{newline}{rest}"
+
+
+def logging_config(level: str = "INFO", fmt: str = "plain") -> dict[str, Any]:
+    """The LOGGING dict of settings.py: everything to stdout, in the chosen format."""
+    formatter = "json" if fmt == "json" else "plain"
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "plain": {"()": KeyValueFormatter},
+            "json": {"()": JsonFormatter},
+        },
+        "handlers": {
+            "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": formatter},
+        },
+        "root": {"handlers": ["stdout"], "level": level},
+        "loggers": {
+            "django": {"handlers": ["stdout"], "level": level, "propagate": False},
+            "daphne": {"handlers": ["stdout"], "level": level, "propagate": False},
+            "celery": {"handlers": ["stdout"], "level": level, "propagate": False},
+        },
+    }

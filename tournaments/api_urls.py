@@ -1,0 +1,16 @@
+"""Tournaments API routes, included under /api/ by the project's urls."""
+
+from django.urls import path
+
+from tournaments import api
+
+app_name = "tournaments_api"
+
+urlpatterns = [
+    path("tournaments/", api.TournamentListView.as_view(), name="list"),
+    path("tournaments/<int:pk>/", api.TournamentDetailView.as_view(), name="detail"),
+    path("tournaments/<int:pk>/register/", api.RegisterView.as_view(), name="register"),
+    path("tournaments/<int:pk>/withdraw/", api.WithdrawView.as_view(), name="withdraw"),
+    path("tournaments/<int:pk>/manage/", api.ManageView.as_view(), name="manage"),
+    path("tournaments/<int:pk>/standings/", api.StandingsView.as_view(), name="standings"),
+]

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.variants import all_variants
+from tournaments.models import Tournament
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Event name"), max_length=100)
+    variant = forms.ChoiceField(label=_("Rule set"), choices=())
+    stake = forms.IntegerField(label=_("Stake per point (0: score only)"), min_value=0, initial=0)
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=20, initial=2)
+    hands_per_round = forms.IntegerField(label=_("Hands per round"), min_value=1, max_value=64, initial=4)
+    turn_seconds = forms.IntegerField(label=_("Seconds per turn"), min_value=5, max_value=300, initial=20)
+    claim_seconds = forms.IntegerField(label=_("Seconds per claim"), min_value=3, max_value=120, initial=8)
+    seating = forms.ChoiceField(label=_("Seating"), choices=Tournament.SEATINGS, initial=Tournament.RANDOM)
+    fill = forms.ChoiceField(label=_("When the players are not a multiple of four"), choices=Tournament.FILLS)
+    duplicate = forms.BooleanField(label=_("Duplicate mode (same walls at every table)"), required=False)
+    max_players = forms.IntegerField(label=_("Maximum players"), min_value=4, max_value=1000, initial=16)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        variant = self.fields["variant"]
+        assert isinstance(variant, forms.ChoiceField)
+        variant.choices = [(v.key, v.display_name) for v in all_variants()]

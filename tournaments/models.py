@@ -1,0 +1,92 @@
+"""Tournaments: an organiser's event, its registrations, rounds and the tables of each round.
+
+Tables are ordinary ``games.Table`` rows played through ``games.services``; a round only
+records which table each player sat at.  Standings are computed from the finished hands
+(``tournaments.services.standings``), never stored, so they cannot drift from the hands.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Tournament(models.Model):
+    DRAFT, REGISTRATION, CLOSED, RUNNING, FINISHED = "draft", "registration", "closed", "running", "finished"
+    STATUSES = [(s, s) for s in (DRAFT, REGISTRATION, CLOSED, RUNNING, FINISHED)]
+    RANDOM, BY_STANDINGS = "random", "standings"
+    SEATINGS = [(RANDOM, "random"), (BY_STANDINGS, "by standings after the first round")]
+    BOTS, BYES = "bots", "byes"
+    FILLS = [(BOTS, "bots fill the last table"), (BYES, "the players left over sit out (bye)")]
+
+    name = models.CharField(max_length=100)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised")
+    variant = models.CharField(max_length=32)
+    options = models.JSONField(default=dict)
+    stake = models.PositiveIntegerField(default=0)  # wallet units per point; 0 = score only
+    rounds = models.PositiveSmallIntegerField(default=2)
+    hands_per_round = models.PositiveSmallIntegerField(default=4)
+    turn_seconds = models.PositiveSmallIntegerField(default=20)
+    claim_seconds = models.PositiveSmallIntegerField(default=8)
+    seating = models.CharField(max_length=10, choices=SEATINGS, default=RANDOM)
+    fill = models.CharField(max_length=5, choices=FILLS, default=BOTS)
+    duplicate = models.BooleanField(default=False)  # every table of a round plays the same walls
+    max_players = models.PositiveSmallIntegerField(default=16)
+    status = models.CharField(max_length=12, choices=STATUSES, default=DRAFT)
+    published = models.BooleanField(default=False)  # standings public
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    REGISTERED, WAITING, WITHDRAWN = "registered", "waiting", "withdrawn"
+    STATUSES = [(s, s) for s in (REGISTERED, WAITING, WITHDRAWN)]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="registrations")
+    status = models.CharField(max_length=10, choices=STATUSES, default=REGISTERED)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="one_registration_per_user")]
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    # Commit–reveal: the hash is public from the start, the seed once the round is over.
+    # In duplicate mode every table's walls derive from it; it also draws random seatings.
+    seed = models.CharField(max_length=64)
+    seed_hash = models.CharField(max_length=64)
+    started_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="one_round_number")]
+
+
+class RoundTable(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()  # table 1, 2, ... of the round
+    table = models.OneToOneField("games.Table", on_delete=models.PROTECT, related_name="tournament_table")
+
+    class Meta:
+        ordering = ["number"]
+
+
+class RoundSeat(models.Model):
+    """Who sat where in a round: a player at a chair, a bot (no user), or a bye (no table)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, null=True, blank=True, related_name="seats")
+    position = models.PositiveSmallIntegerField(null=True, blank=True)  # chair 0..3
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+
+    class Meta:
+        ordering = ["round_table__number", "position"]
