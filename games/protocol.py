@@ -145,11 +145,13 @@ def render_state(
     row: Hand | None,
     engine: EngineHand | None,
     position: int | None,
+    about: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """``about``: the table's info when the caller already built it (the fan-out renders five frames)."""
     seat_dicts = seats if seats and isinstance(seats[0], dict) else seat_list(seats)  # type: ignore[arg-type]
     return {
         "type": "snapshot",
-        "table": table_info(table),
+        "table": about if about is not None else table_info(table),
         "seats": seat_dicts,
         "you": position,
         "hand": hand_info(row, engine, position) if row is not None and engine is not None else None,
