@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games import services, spectating
 from games.fanout import public_group, seat_group, table_changed
 from games.models import Table
-from games.timers import IN_PROCESS
+from games.timers import IN_PROCESS, backend_name
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -25,7 +25,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     delay: float = 0.0  # spectators only: CAISHEN_SPECTATOR_DELAY
 
     async def connect(self) -> None:
-        IN_PROCESS.bind(asyncio.get_running_loop())
+        if backend_name() == "inprocess":  # with Celery timers no daphne process runs a sweeper
+            IN_PROCESS.bind(asyncio.get_running_loop())
         user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         found = await database_sync_to_async(self._seat_of)(user)

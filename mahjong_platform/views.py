@@ -26,7 +26,9 @@ def _check_database() -> None:
 def _check_redis() -> None:
     import redis
 
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=CHECK_TIMEOUT, socket_connect_timeout=CHECK_TIMEOUT)
+    client = redis.Redis.from_url(
+        settings.REDIS_URL, socket_timeout=CHECK_TIMEOUT, socket_connect_timeout=CHECK_TIMEOUT
+    )
     try:
         if not client.ping():
             raise ConnectionError("Redis did not answer PING")

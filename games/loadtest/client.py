@@ -1,0 +1,162 @@
+"""Socket clients that play like people and measure the latency of every action they send.
+
+Each seat is one WebSocket.  On a frame offering it a decision the seat answers after a think
+time (uniform in [0.5, 1.5] x ``think``), with a win if offered, else a discard, else a pass; like
+the browser, it leaves a window where it can only pass to the server's uniform pause.
+The latency of an action is the time from sending it to the arrival, at *all four* seats of the
+table, of the update whose ``seq`` it produced (seq + 1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.loadtest.setup import Seat
+
+
+@dataclass
+class Stats:
+    measure_from: float = float("inf")
+    measure_to: float = float("inf")
+    sent: int = 0
+    refused: int = 0
+    frames: int = 0
+    errors: int = 0
+    gaps: int = 0
+    first_error: str = ""
+    latencies: list[float] = field(default_factory=list)
+    pending: dict[tuple[int, int], tuple[float, int]] = field(default_factory=dict)  # (hand, seq) -> (t0, arrivals)
+
+    def acted(self, hand: int, seq: int, t0: float) -> None:
+        self.sent += 1
+        self.pending.setdefault((hand, seq + 1), (t0, 0))
+
+    def arrived(self, hand: int, seq: int, now: float) -> None:
+        key = (hand, seq)
+        entry = self.pending.get(key)
+        if entry is None:
+            return
+        t0, count = entry
+        count += 1
+        if count >= 4:
+            del self.pending[key]
+            if self.measure_from <= t0 < self.measure_to:
+                self.latencies.append(now - t0)
+        else:
+            self.pending[key] = (t0, count)
+
+
+def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    for wanted in ("win", "discard", "pass"):
+        for action in legal:
+            if action.get("do") == wanted:
+                return {k: v for k, v in action.items() if k != "seat"}
+    return {k: v for k, v in legal[0].items() if k != "seat"}
+
+
+class SeatClient:
+    def __init__(self, seat: Seat, url: str, origin: str, stats: Stats, think: float, rng: random.Random) -> None:
+        self.seat, self.url, self.origin, self.stats, self.think, self.rng = seat, url, origin, stats, think, rng
+        self.ws: Any = None
+        self.latest: tuple[int, int] = (0, 0)
+        self.acted_on: set[tuple[int, int]] = set()
+        self.stopping = False
+        self.opened = asyncio.Event()
+
+    async def run(self) -> None:
+        import websockets
+        from websockets.typing import Origin
+
+        for attempt in range(4):  # a busy server drops handshakes it cannot accept in time: retry
+            try:
+                async with websockets.connect(
+                    f"{self.url}/ws/table/{self.seat.table}/",
+                    origin=Origin(self.origin),
+                    additional_headers={"Cookie": f"sessionid={self.seat.cookie}"},
+                    compression=None,
+                    max_size=2**22,
+                    open_timeout=60,
+                    ping_interval=None,
+                ) as ws:
+                    self.ws = ws
+                    self.opened.set()
+                    async for raw in ws:
+                        self.on_frame(json.loads(raw), time.perf_counter())
+                return
+            except Exception as exc:
+                if self.stopping:
+                    return
+                if self.ws is not None or attempt == 3:
+                    self.stats.errors += 1
+                    self.stats.first_error = self.stats.first_error or f"{type(exc).__name__}: {exc}"
+                    return
+                await asyncio.sleep(1 + attempt)
+            finally:
+                if self.ws is not None or attempt == 3:
+                    self.opened.set()
+
+    def on_frame(self, frame: dict[str, Any], now: float) -> None:
+        stats = self.stats
+        stats.frames += 1
+        kind = frame.get("type")
+        if kind == "refused":
+            stats.refused += 1
+            return
+        hand = frame.get("hand")
+        if kind not in ("update", "snapshot") or not hand:
+            return
+        key = (hand["id"], hand["seq"])
+        if kind == "update":
+            if key[0] == self.latest[0] and key[1] > self.latest[1] + 1:
+                stats.gaps += 1
+            stats.arrived(key[0], key[1], now)
+        if key <= self.latest and kind == "update":
+            return
+        self.latest = max(self.latest, key)
+        if self.stopping or hand.get("status") != "playing" or key in self.acted_on:
+            return
+        legal = (hand.get("view") or {}).get("legal_actions") or []
+        if not legal or all(a.get("do") == "pass" for a in legal):
+            return  # nothing to decide (a pass-only claim window passes by itself, as in the browser)
+        self.acted_on.add(key)
+        delay = self.think * (0.5 + self.rng.random())
+        asyncio.get_running_loop().call_later(delay, self._act_soon, key, choose(legal))
+
+    def _act_soon(self, key: tuple[int, int], action: dict[str, Any]) -> None:
+        if self.stopping or self.latest != key or self.ws is None:
+            return  # the table moved on while we thought
+        asyncio.ensure_future(self._send(key, action))
+
+    async def _send(self, key: tuple[int, int], action: dict[str, Any]) -> None:
+        t0 = time.perf_counter()
+        self.stats.acted(key[0], key[1], t0)
+        try:
+            await self.ws.send(json.dumps({"type": "act", "hand": key[0], "seq": key[1], "action": action}))
+        except Exception:
+            if not self.stopping:
+                self.stats.errors += 1
+
+    async def resync(self) -> None:
+        if self.ws is not None:
+            try:
+                await self.ws.send('{"type": "resync"}')
+            except Exception:
+                self.stats.errors += 1
+
+    async def close(self) -> None:
+        self.stopping = True
+        if self.ws is not None:
+            await self.ws.close()
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[index]

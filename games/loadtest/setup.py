@@ -1,0 +1,57 @@
+"""Seat the load test's clients: four fresh accounts per table, signed in, ready; and clean up."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import services
+from games.models import Hand, Table
+
+
+@dataclass(frozen=True)
+class Seat:
+    table: int
+    position: int
+    cookie: str
+
+
+def prepare(tables: int, variant: str = "zhejiang_caishen") -> tuple[str, list[Seat]]:
+    """Create the tables and accounts (seated, not ready yet).  Returns the run's tag and seats."""
+    User = get_user_model()
+    tag = uuid.uuid4().hex[:8]
+    seats: list[Seat] = []
+    for t in range(tables):
+        users = []
+        for p in range(4):
+            user = User(username=f"lt{tag}_{t}_{p}")
+            user.set_unusable_password()
+            user.save()  # the account's wallet and grant arrive with it (accounts.signals)
+            users.append(user)
+        table = services.create_table(
+            users[0], variant, {}, stake=1, hands_total=64, turn_seconds=120, claim_seconds=60
+        )
+        for p, user in enumerate(users):
+            services.sit(table.pk, user, p)
+            client = Client()
+            client.force_login(user)
+            seats.append(Seat(table.pk, p, client.cookies["sessionid"].value))
+    return tag, seats
+
+
+def start(tag: str) -> None:
+    """Everyone readies up: each table's match starts (its first hand is dealt)."""
+    for table in Table.objects.filter(owner__username__startswith=f"lt{tag}_").order_by("pk"):
+        for seat in table.seats.select_related("user"):
+            assert seat.user is not None
+            services.set_ready(table.pk, seat.user)
+
+
+def stop(tag: str) -> int:
+    """End the run's matches: no deadline is left for timers to fire once the clients are gone."""
+    tables = Table.objects.filter(owner__username__startswith=f"lt{tag}_")
+    Hand.objects.filter(table__in=tables).update(deadline_at=None)
+    return tables.update(status=Table.ABORTED, ready_deadline=None)

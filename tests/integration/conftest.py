@@ -1,0 +1,253 @@
+"""The scaled topology, for real: PostgreSQL, Redis, a Celery worker and beat, two daphne processes.
+
+The fixtures make a fresh PostgreSQL database and use a Redis database of their own (flushed),
+migrate, then start the ``Procfile``'s processes as subprocesses (each in its own process group,
+stopped at the end) with the scaled environment: ``CAISHEN_TIMERS=celery``,
+``CAISHEN_SETTLEMENT=celery``, the Redis channel layer and broker.  They wait on ``/healthz`` of
+both daphne processes, which is only green once the sweeper has run (beat and the worker are up).
+
+A service that does not answer skips these tests, except under CI (``CI=true`` or
+``CAISHEN_REQUIRE_SERVICES=1``, which ``.ci/run`` sets after starting the services with
+scripts/services.sh), where it fails them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_ADMIN_URL = os.environ.get("CAISHEN_IT_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+REDIS_BASE = os.environ.get("CAISHEN_IT_REDIS_URL", "redis://127.0.0.1:6379")
+REDIS_DB = int(os.environ.get("CAISHEN_IT_REDIS_DB", "9"))
+START_TIMEOUT = 60.0
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def _unavailable(what: str) -> None:
+    message = f"{what} does not answer on 127.0.0.1 (scripts/services.sh starts it)"
+    required = (os.environ.get(name, "").lower() in ("1", "true", "yes") for name in ("CI", "CAISHEN_REQUIRE_SERVICES"))
+    if any(required):
+        pytest.fail(f"CI: {message}", pytrace=False)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def services_up() -> None:
+    for name, port in (("PostgreSQL", 5432), ("Redis", 6379)):
+        if not _answers(port):
+            _unavailable(name)
+
+
+@pytest.fixture(scope="session")
+def rabbitmq_up() -> str:
+    """RabbitMQ, the other broker the scaled mode supports (CELERY_BROKER_URL=amqp://...)."""
+    if not _answers(5672):
+        _unavailable("RabbitMQ")
+    return os.environ.get("CAISHEN_IT_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+
+
+@pytest.fixture(scope="session")
+def pg_database(services_up: None) -> Iterator[str]:
+    """A fresh PostgreSQL database for this run; dropped afterwards."""
+    import psycopg
+
+    name = f"caishen_it_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base = PG_ADMIN_URL.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def redis_url(services_up: None) -> str:
+    import redis
+
+    url = f"{REDIS_BASE}/{REDIS_DB}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    return url
+
+
+def procfile() -> dict[str, str]:
+    entries = {}
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, command = line.partition(":")
+            entries[name.strip()] = command.strip()
+    return entries
+
+
+@dataclass
+class Process:
+    name: str
+    command: str
+    env: dict[str, str]
+    log: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        handle = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            ["bash", "-c", self.command],
+            cwd=ROOT,
+            env=self.env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: stop() reaches Celery's children too
+        )
+        handle.close()
+
+    def signal(self, sig: int) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, sig)
+
+    def stop(self, timeout: float = 15.0) -> None:
+        if self.proc is None:
+            return
+        self.signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.signal(signal.SIGKILL)
+            self.proc.wait(5)
+        # Celery's pool children share the group; make sure none outlives the test.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc = None
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+@dataclass
+class Topology:
+    env: dict[str, str]
+    ports: dict[str, int]
+    processes: dict[str, Process] = field(default_factory=dict)
+
+    def url(self, web: str, path: str = "/") -> str:
+        return f"http://127.0.0.1:{self.ports[web]}{path}"
+
+    def ws_url(self, web: str, path: str) -> str:
+        return f"ws://127.0.0.1:{self.ports[web]}{path}"
+
+    def healthz(self, web: str) -> tuple[int, dict[str, Any]]:
+        try:
+            with urllib.request.urlopen(self.url(web, "/healthz"), timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"{}")
+        except (OSError, ValueError):
+            return 0, {}
+
+    def wait_healthy(self, webs: tuple[str, ...] = ("web1", "web2"), timeout: float = START_TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        last: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            results = {web: self.healthz(web) for web in webs}
+            if all(status == 200 for status, _ in results.values()):
+                return
+            last = {web: body for web, (_, body) in results.items()}
+            for p in self.processes.values():
+                if p.proc is not None and p.proc.poll() is not None:
+                    pytest.fail(f"{p.name} exited ({p.proc.returncode}):\n{p.tail()}", pytrace=False)
+            time.sleep(0.2)
+        logs = "\n".join(f"--- {p.name}\n{p.tail()}" for p in self.processes.values())
+        pytest.fail(f"not healthy within {timeout} s: {last}\n{logs}", pytrace=False)
+
+    def manage(self, code: str, timeout: float = 60) -> Any:
+        """Run Python inside Django with the topology's settings; returns what it prints as JSON."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if done.returncode != 0:
+            raise AssertionError(f"manage.py shell failed:\n{done.stdout}\n{done.stderr}")
+        lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+        return json.loads(lines[-1][len("RESULT ") :]) if lines else None
+
+
+@pytest.fixture(scope="session")
+def topology(pg_database: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
+    var = tmp_path_factory.mktemp("scaled")
+    ports = {"web1": free_port(), "web2": free_port()}
+    env = {
+        **os.environ,
+        "PYTHON": sys.executable,
+        "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
+        "DJANGO_SECRET_KEY": "integration-" + uuid.uuid4().hex,
+        "DATABASE_URL": pg_database,
+        "REDIS_URL": redis_url,
+        "CELERY_BROKER_URL": redis_url,
+        "CAISHEN_TIMERS": "celery",
+        "CAISHEN_SETTLEMENT": "celery",
+        "CAISHEN_PROCESSES": "2",
+        "CAISHEN_VAR_DIR": str(var),
+        "CAISHEN_LOG_FORMAT": "json",
+        "CAISHEN_BOT_DELAY": "0.05",
+        "CAISHEN_DISCARD_PAUSE": "0.05",
+        "CAISHEN_BETWEEN_HANDS_SECONDS": "0.3",
+        "CAISHEN_SWEEP_SECONDS": "1",
+        "CAISHEN_STARTING_GRANT": "1000",
+        "CELERY_CONCURRENCY": "2",
+        "WEB1_PORT": str(ports["web1"]),
+        "WEB2_PORT": str(ports["web2"]),
+        "HOST": "127.0.0.1",
+    }
+    env.pop("PYTEST_CURRENT_TEST", None)
+    topo = Topology(env=env, ports=ports)
+    migrate = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, capture_output=True
+    )
+    assert migrate.returncode == 0, migrate.stderr.decode()
+    for name, command in procfile().items():
+        topo.processes[name] = Process(name, command, env, var / f"{name}.log")
+    try:
+        for p in topo.processes.values():
+            p.start()
+        topo.wait_healthy()
+        yield topo
+    finally:
+        for p in topo.processes.values():
+            p.stop()

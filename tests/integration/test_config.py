@@ -1,0 +1,156 @@
+"""The scaled configuration without the services: settings from the environment, the Procfile,
+structured logs, /healthz's checks.  Fast; runs everywhere (no `integration` mark)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from mahjong_platform.logging import JsonFormatter, KeyValueFormatter
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCALED_ENV = {
+    "DATABASE_URL": "postgres://caishen:secret@127.0.0.1:5432/caishen",
+    "REDIS_URL": "redis://127.0.0.1:6379/3",
+    "CELERY_BROKER_URL": "amqp://guest:guest@127.0.0.1:5672//",
+    "CAISHEN_TIMERS": "celery",
+    "CAISHEN_SETTLEMENT": "celery",
+    "CAISHEN_PROCESSES": "2",
+    "CAISHEN_LOG_FORMAT": "json",
+    "DJANGO_SECRET_KEY": "scaled-test-key",
+    "DJANGO_ALLOWED_HOSTS": "mahjong.example,127.0.0.1",
+}
+
+PRINT_SETTINGS = """
+import json, django
+django.setup()
+from django.conf import settings
+from django.core import checks
+layer = settings.CHANNEL_LAYERS["default"]
+print(json.dumps({
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "layer": layer["BACKEND"], "layer_config": layer.get("CONFIG", {}),
+    "cache": settings.CACHES["default"]["BACKEND"], "broker": settings.CELERY_BROKER_URL,
+    "hosts": settings.ALLOWED_HOSTS, "formatter": settings.LOGGING["handlers"]["stdout"]["formatter"],
+    "errors": [e.id for e in checks.run_checks() if e.is_serious()],
+}))
+"""
+
+
+def settings_under(env: dict[str, str]) -> dict[str, Any]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("CAISHEN_", "DJANGO_", "REDIS_", "CELERY_"))}
+    clean.pop("DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-c", PRINT_SETTINGS],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_scaled_mode_is_configured_by_the_environment_alone() -> None:
+    got = settings_under(SCALED_ENV)
+    assert got["engine"] == "django.db.backends.postgresql"
+    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert got["layer_config"]["hosts"] == ["redis://127.0.0.1:6379/3"]
+    assert got["layer_config"]["capacity"] >= 500 and got["layer_config"]["expiry"] <= 30
+    assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert got["broker"].startswith("amqp://")
+    assert got["hosts"] == ["mahjong.example", "127.0.0.1"]
+    assert got["formatter"] == "json"
+    assert got["errors"] == []
+
+
+def test_embedded_mode_is_the_default() -> None:
+    got = settings_under({})
+    assert got["engine"] == "django.db.backends.sqlite3"
+    assert got["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert got["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert got["formatter"] == "plain"
+    assert got["errors"] == []
+
+
+def test_the_system_check_refuses_inprocess_timers_on_several_processes() -> None:
+    got = settings_under({**SCALED_ENV, "CAISHEN_TIMERS": "inprocess"})
+    assert "caishen.E003" in got["errors"]
+
+
+def test_procfile_starts_two_daphnes_on_two_ports_a_worker_and_beat() -> None:
+    entries = {}
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, command = line.partition(":")
+            entries[name] = command
+    assert set(entries) == {"web1", "web2", "worker", "beat"}
+    assert "daphne" in entries["web1"] and "WEB1_PORT" in entries["web1"]
+    assert "daphne" in entries["web2"] and "WEB2_PORT" in entries["web2"]
+    assert "celery -A mahjong_platform worker" in entries["worker"]
+    assert "celery -A mahjong_platform beat" in entries["beat"]
+
+
+def record(**extra: Any) -> logging.LogRecord:
+    rec = logging.LogRecord("caishen.table", logging.INFO, __file__, 1, "hand step", None, None)
+    for key, value in extra.items():
+        setattr(rec, key, value)
+    return rec
+
+
+def test_json_logs_carry_table_hand_seat_and_seq(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CAISHEN_PROCESS_NAME", "web2")
+    line = json.loads(JsonFormatter().format(record(table=7, hand=42, seat=2, seq=18, events=3)))
+    assert line["message"] == "hand step" and line["level"] == "INFO" and line["process"] == "web2"
+    assert (line["table"], line["hand"], line["seat"], line["seq"], line["events"]) == (7, 42, 2, 18, 3)
+
+
+def test_plain_logs_append_the_fields_as_key_value_pairs() -> None:
+    text = KeyValueFormatter().format(record(seq=18, table=7, hand=42))
+    assert text.endswith("caishen.table: hand step table=7 hand=42 seq=18")
+    assert KeyValueFormatter().format(record()).endswith("hand step")
+
+
+def test_a_service_logs_its_game_fields(caplog: pytest.LogCaptureFixture) -> None:
+    logging.getLogger("caishen.table").info("hand step", extra={"table": 1, "hand": 2, "seq": 3})
+    assert "table=1 hand=2 seq=3" in KeyValueFormatter().format(caplog.records[-1])
+
+
+@pytest.mark.django_db
+def test_healthz_checks_redis_the_layer_and_the_sweeper_when_scaled(client: Any, settings: Any) -> None:
+    from games import services
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    settings.CAISHEN_TIMERS = "celery"
+    settings.CAISHEN_SWEEP_STALE_SECONDS = 10
+    services.record_sweep()
+    response = client.get("/healthz")
+    body = response.json()
+    assert response.status_code == 503
+    assert (body["database"], body["redis"], body["sweeper"], body["status"]) == ("ok", "error", "ok", "error")
+    assert body["channel_layer"] == "ok"  # the in-memory layer of the test settings answers
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_stale_sweeper(client: Any, settings: Any) -> None:
+    from django.core.cache import cache
+
+    settings.CAISHEN_TIMERS = "celery"
+    settings.CAISHEN_SWEEP_STALE_SECONDS = 10
+    cache.set("caishen:last_sweep", (timezone.now() - timedelta(seconds=60)).isoformat(), timeout=None)
+    body = client.get("/healthz").json()
+    assert body["sweeper"] == "error" and "60 s ago" in body["details"]["sweeper"]
+    cache.delete("caishen:last_sweep")
+    body = client.get("/healthz").json()
+    assert body["sweeper"] == "error" and "has not run" in body["details"]["sweeper"]

@@ -1,0 +1,179 @@
+"""Faults on the real topology (issue 8, deliverable 4; the parts done so far).
+
+* the same command sent twice at once, through both daphne processes: exactly one applies;
+* settlement run again on settled hands: the ledger does not change;
+* the Celery worker killed while deadlines are pending: nothing moves while it is gone, and
+  when it returns the sweeper and the queued timers finish the match, each step applied once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+ONE_PERSON = """
+import json
+from django.contrib.auth import get_user_model
+from django.test import Client
+from games import services
+User = get_user_model()
+a = User.objects.create_user("{name}", password="pw-it-123456")
+table = services.create_table(a, "zhejiang_caishen", {{}}, stake=1, hands_total=1, turn_seconds=30, claim_seconds=10)
+services.sit(table.pk, a, 0)
+services.add_bots(table.pk, a)
+client = Client()
+client.force_login(a)
+print("RESULT " + json.dumps({{"table": table.pk, "cookie": client.cookies["sessionid"].value}}))
+"""
+
+READY = """
+from django.contrib.auth import get_user_model
+from games import services
+services.set_ready({table}, get_user_model().objects.get(username="{name}"))
+print("RESULT 1")
+"""
+
+ALL_BOTS = """
+import json
+from django.contrib.auth import get_user_model
+from games import services
+owner = get_user_model().objects.create_user("{name}", password="pw-it-123456")
+table = services.create_table(owner, "zhejiang_caishen", {{}}, stake=1, hands_total=1)
+services.add_bots(table.pk, owner)
+print("RESULT " + json.dumps(table.pk))
+"""
+
+HAND_STATE = """
+import json
+from accounts.models import LedgerEntry
+from games.models import HandEvent, Table
+table = Table.objects.get(pk={table})
+hand = table.hands.order_by("number").last()
+steps = list(HandEvent.objects.filter(hand=hand).values_list("seq", "index")) if hand else []
+print("RESULT " + json.dumps({{
+    "status": table.status, "hand": hand and hand.pk, "seq": hand and hand.seq,
+    "settled": bool(hand and hand.settled), "steps": len(steps), "distinct_steps": len(set(steps)),
+    "ledger": LedgerEntry.objects.filter(reference=f"hand:{{hand and hand.pk}}").count(),
+}}))
+"""
+
+
+async def open_socket(topology: Any, web: str, table: int, cookie: str) -> Any:
+    import websockets
+
+    return await websockets.connect(
+        topology.ws_url(web, f"/ws/table/{table}/"),
+        origin=topology.url(web).rstrip("/"),
+        additional_headers={"Cookie": f"sessionid={cookie}"},
+        open_timeout=15,
+    )
+
+
+async def next_decision(ws: Any, timeout: float = 30) -> tuple[int, int, list[dict[str, Any]]]:
+    """Read frames until this seat may discard; returns (hand, seq, legal actions)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic())))
+        hand = frame.get("hand") or {}
+        legal = (hand.get("view") or {}).get("legal_actions") or []
+        if hand.get("status") == "playing" and any(a.get("do") == "discard" for a in legal):
+            return hand["id"], hand["seq"], legal
+
+
+def test_the_same_command_sent_twice_at_once_applies_once(topology: Any) -> None:
+    setup = topology.manage(ONE_PERSON.format(name="it_twice"))
+    table, cookie = setup["table"], setup["cookie"]
+
+    async def run() -> list[dict[str, Any]]:
+        one = await open_socket(topology, "web1", table, cookie)
+        two = await open_socket(topology, "web2", table, cookie)
+        try:
+            await asyncio.to_thread(topology.manage, READY.format(table=table, name="it_twice"))
+            (h1, s1, legal), (h2, s2, _) = await asyncio.gather(next_decision(one), next_decision(two))
+            assert (h1, s1) == (h2, s2)
+            discard = next({k: v for k, v in a.items() if k != "seat"} for a in legal if a["do"] == "discard")
+            command = json.dumps({"type": "act", "hand": h1, "seq": s1, "action": discard})
+            await asyncio.gather(one.send(command), two.send(command))
+            answers: list[dict[str, Any]] = []
+            for ws in (one, two):  # each socket sees the update of seq + 1; the loser also a refusal
+                seen_update, quiet_until = False, time.monotonic() + 15
+                while time.monotonic() < quiet_until:
+                    try:
+                        frame = json.loads(await asyncio.wait_for(ws.recv(), quiet_until - time.monotonic()))
+                    except TimeoutError:
+                        break
+                    if frame.get("type") == "refused":
+                        answers.append(frame)
+                    elif not seen_update and (frame.get("hand") or {}).get("seq", 0) > s1:
+                        seen_update, quiet_until = True, time.monotonic() + 1.0
+                assert seen_update
+            return answers
+        finally:
+            await one.close()
+            await two.close()
+
+    refusals = asyncio.run(run())
+    assert len(refusals) == 1 and "stale" in refusals[0]["reason"]
+
+
+def test_a_killed_worker_leaves_deadlines_to_the_sweeper(topology: Any) -> None:
+    table = topology.manage(ALL_BOTS.format(name="it_bots_owner"))
+    state = lambda: topology.manage(HAND_STATE.format(table=table))  # noqa: E731
+    first = _wait(lambda: (s := state())["hand"] and s["seq"] > 2 and s, 30, "the bots to play")
+    worker = topology.processes["worker"]
+    worker.signal(signal.SIGKILL)  # no warm shutdown: reserved ETA tasks die with it
+    worker.stop()
+    try:
+        stalled = state()
+        time.sleep(1.5)  # deadlines (50 ms apart) pass with no worker: nothing may move
+        assert state()["seq"] == stalled["seq"]
+        assert stalled["seq"] >= first["seq"]
+    finally:
+        worker.start()
+    final = _wait(lambda: (s := state())["status"] == "finished" and s["settled"] and s, 60, "the match to end")
+    assert final["steps"] == final["distinct_steps"]  # no step logged twice
+    assert final["settled"]  # (bots play for the house: its ledger nets to no row)
+    topology.wait_healthy()
+
+
+def test_settling_settled_hands_again_changes_nothing(topology: Any) -> None:
+    table = topology.manage(ALL_BOTS.format(name="it_settle_owner"))
+    _wait(
+        lambda: (s := topology.manage(HAND_STATE.format(table=table)))["status"] == "finished" and s["settled"],
+        60,
+        "a settled hand",
+    )
+    before = topology.manage(
+        "import json; from accounts.models import LedgerEntry as L; "
+        "print('RESULT ' + json.dumps([L.objects.count(), sorted(L.objects.values_list('amount', flat=True))]))"
+    )
+    again = topology.manage(
+        "import json; from games import services; from games.tasks import settle_task; "
+        "from games.models import Hand; ids = list(Hand.objects.filter(settled=True).values_list('pk', flat=True)); "
+        "runs = [services.settle_finished_hand(i) for i in ids] + [settle_task.apply(args=(i,)).get() for i in ids]; "
+        "print('RESULT ' + json.dumps([len(ids), any(runs)]))"
+    )
+    after = topology.manage(
+        "import json; from accounts.models import LedgerEntry as L; "
+        "print('RESULT ' + json.dumps([L.objects.count(), sorted(L.objects.values_list('amount', flat=True))]))"
+    )
+    assert again[0] > 0
+    assert again[1] is False
+    assert after == before
+
+
+def _wait(predicate: Any, timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what}")
