@@ -494,6 +494,28 @@ class HandReplayView(APIView):
 
 
 @extend_schema(
+    summary="Verify a finished hand's wall against its seed (fair walls)",
+    description="Re-derives the wall from the revealed seed (it must hash to the commitment shown when "
+    "the hand began), checks it deals the recorded hands and wall, and replays every recorded action "
+    "through the engine. Answers `ok` with the seed and its hash, or the failing `line` and `reason`.",
+    responses={200: OpenApiResponse(OpenApiTypes.OBJECT), 403: DETAIL, 404: DETAIL},
+    tags=["hands"],
+)
+class HandVerifyView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int) -> Any:
+        from games import replay
+
+        row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+        if not can_open(request.user, request.session, row.table):
+            raise Http404("no such hand")
+        if row.status != Hand.FINISHED:
+            return refused("the seed is revealed only when the hand ends", status.HTTP_403_FORBIDDEN)
+        return Response(replay.verify_hand(row))
+
+
+@extend_schema(
     summary="Check a replay (JSON lines) by replaying it through the engine",
     description="Send the replay as the request body (`application/jsonl` or text). Answers the rule set, "
     "the number of actions and the result; a corrupted replay answers 400 with the `line` (1-based) and "

@@ -19,5 +19,6 @@ urlpatterns = [
     path("tables/<int:pk>/bots/", api.BotsView.as_view(), name="bots"),
     path("hands/<int:pk>/", api.HandView.as_view(), name="hand"),
     path("hands/<int:pk>/replay.jsonl", api.HandReplayView.as_view(), name="hand_replay"),
+    path("hands/<int:pk>/verify/", api.HandVerifyView.as_view(), name="hand_verify"),
     path("replays/check/", api.ReplayCheckView.as_view(), name="replay_check"),
 ]

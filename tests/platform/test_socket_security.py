@@ -1,0 +1,83 @@
+"""Socket security: foreign Origins refused, anonymous sockets cannot act, a seat cannot act for another."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Hand
+from mahjong_platform.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def live_settings(settings: Any) -> None:
+    settings.CAISHEN_BOT_DELAY = 0
+    settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_SWEEP_SECONDS = 0
+    settings.CAISHEN_SPECTATOR_DELAY = 0
+
+
+def started() -> tuple[Any, Hand, list[Any]]:
+    User = get_user_model()
+    users = [User.objects.create_user(f"s{i}", password="pw-123456") for i in range(4)]
+    table = services.create_table(users[0], "zhejiang_caishen", {})
+    for u in users:
+        services.sit(table.pk, u)
+    for u in users:
+        services.set_ready(table.pk, u)
+    return table, Hand.objects.get(table=table), users
+
+
+def test_foreign_origin_is_refused() -> None:
+    table, _, _ = started()
+
+    async def run() -> tuple[bool, Any]:
+        comm = WebsocketCommunicator(
+            application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://evil.example")]
+        )
+        connected, code = await comm.connect()
+        await comm.disconnect()
+        return connected, code
+
+    connected, _ = async_to_sync(run)()
+    assert not connected
+
+
+def test_anonymous_socket_watches_but_cannot_act() -> None:
+    table, hand, _ = started()
+
+    async def run() -> list[dict[str, Any]]:
+        comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1")])
+        connected, _ = await comm.connect()
+        assert connected
+        snapshot = await comm.receive_json_from(timeout=5)
+        await comm.send_json_to(
+            {"type": "act", "hand": hand.pk, "seq": hand.seq, "action": {"do": "discard", "tile": "1m"}}
+        )
+        reply = await comm.receive_json_from(timeout=5)
+        while reply["type"] != "refused":  # watcher-count snapshots may come first
+            reply = await comm.receive_json_from(timeout=5)
+        await comm.disconnect()
+        return [snapshot, reply]
+
+    snapshot, reply = async_to_sync(run)()
+    assert snapshot["you"] is None
+    assert all(p["hand"] is None for p in snapshot["hand"]["view"]["players"])
+    assert reply["type"] == "refused"
+    assert Hand.objects.get(pk=hand.pk).seq == hand.seq
+
+
+def test_a_seat_cannot_act_for_another() -> None:
+    _, hand, users = started()
+    # It is East's (chair 0's) turn; South tries to discard one of its own tiles out of turn.
+    south_tile = hand.snapshot["players"][1]["hand"].split()[0][-2:]
+    with pytest.raises(services.Refused):
+        services.submit(hand.pk, users[1], {"do": "discard", "tile": south_tile}, hand.seq)
+    assert Hand.objects.get(pk=hand.pk).seq == hand.seq
