@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
@@ -23,7 +24,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from accounts import ledger_export, services
+from accounts import ledger_export, services, throttle
 from accounts.forms import AdjustForm, ProfileForm, SignUpForm
 from accounts.language import remember_language, supported
 from accounts.models import Profile, Wallet
@@ -83,8 +84,31 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", context)
 
 
+LOGIN_WINDOW = 300  # seconds
+
+
+def _login_keys(request: HttpRequest) -> list[str]:
+    username = str(request.POST.get("username", "")).strip().lower()[:150]
+    return [f"login-ip:{request.META.get('REMOTE_ADDR', '')}", f"login-user:{username}"]
+
+
 class LoginView(auth_views.LoginView):
-    """Django's sign-in, then the profile's language."""
+    """Django's sign-in, then the profile's language.  Failed attempts are rate limited per
+    address and per username (CAISHEN_LOGIN_ATTEMPTS per five minutes) against password guessing."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        limit = int(getattr(settings, "CAISHEN_LOGIN_ATTEMPTS", 10))
+        if any(throttle.count(key, LOGIN_WINDOW) >= limit for key in _login_keys(request)):
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(None, _("Too many sign-in attempts. Wait a few minutes and try again."))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        for key in _login_keys(self.request):
+            throttle.hit(key, LOGIN_WINDOW)
+        return super().form_invalid(form)
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)

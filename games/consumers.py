@@ -7,15 +7,19 @@ translates messages (docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from games import services, spectating
 from games.fanout import public_group, seat_group, table_changed
 from games.models import Table
 from games.timers import IN_PROCESS, backend_name
+
+MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -110,7 +114,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         return state
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        # A malformed frame gets an error reply; it must never close or crash the table.
+        # A flood is answered with an error and dropped (a token bucket per socket), and an
+        # oversized or malformed frame gets an error reply; none may close or crash the table.
+        if not self._allow():
+            await self.send_json({"type": "error", "reason": "too many messages: slow down"})
+            return
+        if text_data is not None and len(text_data) > MAX_FRAME:
+            await self.send_json({"type": "error", "reason": f"message too large (over {MAX_FRAME} bytes)"})
+            return
         if text_data is None:
             await self.send_json({"type": "error", "reason": "send JSON text frames"})
             return
@@ -120,6 +131,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "error", "reason": "messages are JSON objects"})
             return
         await self.receive_json(content)
+
+    def _allow(self) -> bool:
+        """Token bucket: CAISHEN_SOCKET_RATE messages per second, bursts up to twice that."""
+        rate = float(getattr(settings, "CAISHEN_SOCKET_RATE", 20))
+        now = time.monotonic()
+        tokens, last = getattr(self, "_bucket", (2 * rate, now))
+        tokens = min(2 * rate, tokens + (now - last) * rate)
+        if tokens < 1:
+            self._bucket = (tokens, now)
+            return False
+        self._bucket = (tokens - 1, now)
+        return True
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):

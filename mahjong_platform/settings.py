@@ -234,6 +234,10 @@ CAISHEN_BETWEEN_HANDS_SECONDS = env_float("CAISHEN_BETWEEN_HANDS_SECONDS", 6)
 CAISHEN_SPECTATOR_DELAY = env_float("CAISHEN_SPECTATOR_DELAY", 3)
 CAISHEN_READY_SECONDS = env_int("CAISHEN_READY_SECONDS", 30, minimum=1)  # the fourth seat's countdown
 CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-deadline sweeper
+# Abuse limits: socket messages per second per connection (bursts twice that), and failed
+# sign-ins per five minutes per address and per username.
+CAISHEN_SOCKET_RATE = env_float("CAISHEN_SOCKET_RATE", 20)
+CAISHEN_LOGIN_ATTEMPTS = env_int("CAISHEN_LOGIN_ATTEMPTS", 10, minimum=1)
 
 # Celery (scaled mode only; the embedded mode never starts a worker).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL or "memory://"

@@ -5,3 +5,13 @@ import pytest
 def fast_password_hashing(settings):
     # The production hasher is slow by design; tests hash many passwords.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    # The cache holds rate-limit counters and watcher counts: no test may inherit another's.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

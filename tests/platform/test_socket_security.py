@@ -81,3 +81,41 @@ def test_a_seat_cannot_act_for_another() -> None:
     with pytest.raises(services.Refused):
         services.submit(hand.pk, users[1], {"do": "discard", "tile": south_tile}, hand.seq)
     assert Hand.objects.get(pk=hand.pk).seq == hand.seq
+
+
+def test_a_flood_and_oversized_frames_are_dropped_without_harm(settings: Any) -> None:
+    settings.CAISHEN_SOCKET_RATE = 5
+    table, hand, users = started()
+
+    async def run() -> list[dict[str, Any]]:
+        comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1")])
+        comm.scope["user"] = users[1]
+        connected, _ = await comm.connect()
+        assert connected
+        await comm.receive_json_from(timeout=5)
+        await comm.send_to(text_data="x" * 20000)
+        for _ in range(30):
+            await comm.send_json_to({"type": "ping", "seq": hand.seq})
+        replies = []
+        while not await comm.receive_nothing(timeout=0.3):
+            replies.append(await comm.receive_json_from(timeout=5))
+        await comm.disconnect()
+        return replies
+
+    replies = async_to_sync(run)()
+    reasons = [r.get("reason", "") for r in replies if r["type"] == "error"]
+    assert any("too large" in r for r in reasons)
+    assert any("slow down" in r for r in reasons)
+    assert any(r["type"] == "pong" for r in replies)  # the burst allowance still answered
+    assert Hand.objects.get(pk=hand.pk).seq == hand.seq
+
+
+def test_failed_sign_ins_are_rate_limited(settings: Any, client: Any) -> None:
+    settings.CAISHEN_LOGIN_ATTEMPTS = 3
+    get_user_model().objects.create_user("victim", password="right-password-1")
+    for _ in range(3):
+        response = client.post("/accounts/login/", {"username": "victim", "password": "wrong"})
+        assert response.status_code == 200
+    blocked = client.post("/accounts/login/", {"username": "victim", "password": "right-password-1"})
+    assert blocked.status_code == 429
+    assert "_auth_user_id" not in client.session
