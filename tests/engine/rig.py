@@ -73,3 +73,24 @@ def act(seat: str, do: str, tile: str | None = None, tiles: str | None = None) -
     if tiles is not None:
         a["tiles"] = tiles
     return a
+
+
+# A rigged hand used by several rule sets' tests: S pungs E's 7m, later draws the fourth 7m and
+# adds it to the pung, while W waits on 7m (8m 9m) and may rob the added kong.  Fill the other
+# hands with ``fill_hands(ROB_HANDS, avoid="7m P C E", wall=ROB_WALL)``; W answers next.
+ROB_HANDS = {
+    "E": "7m 1s 2s 3s 4s 5s 6s 1m 2m 3m 4m 5m 6m P",
+    "S": "7m 7m 2p 3p 4p 5p 6p 7p 8p 9p 1p C C",
+    "W": "123p 456p 789p 8m 9m S S",
+}
+ROB_WALL = "E E E 7m"
+ROB_ACTIONS = [
+    act("E", "discard", "7m"),
+    act("S", "pung"),
+    act("S", "discard", "C"),
+    act("W", "discard", "E"),
+    act("N", "discard", "E"),
+    act("E", "discard", "E"),
+    act("S", "draw"),
+    act("S", "kong", "7m"),
+]

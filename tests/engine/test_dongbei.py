@@ -41,7 +41,7 @@ from games.engine.variants.dongbei import (
 from games.engine.variants.dongbei_scoring import kong_items
 from games.engine.variants.dongbei_shapes import four_alike_fans, is_one_left, sequence_fans, waiting_tiles
 from games.engine.wall import shuffled_tiles
-from tests.engine.rig import act, fill_hands, hand_after, run
+from tests.engine.rig import ROB_ACTIONS, ROB_HANDS, act, fill_hands, hand_after, run
 
 V = "dongbei"
 T = parse_tile
@@ -499,25 +499,8 @@ def test_win_on_the_discard_beats_the_exposed_kong() -> None:
     assert "kong_points" not in names(out)
 
 
-ROB = {
-    "E": "7m 1s 2s 3s 4s 5s 6s 1m 2m 3m 4m 5m 6m P",
-    "S": "7m 7m 2p 3p 4p 5p 6p 7p 8p 9p 1p C C",
-    "W": "123p 456p 789p 8m 9m S S",
-}
-ROB_ACTIONS = [
-    act("E", "discard", "7m"),
-    act("S", "pung"),
-    act("S", "discard", "C"),
-    act("W", "discard", "E"),
-    act("N", "discard", "E"),
-    act("E", "discard", "E"),
-    act("S", "draw"),
-    act("S", "kong", "7m"),
-]
-
-
 def test_an_added_kong_may_be_robbed() -> None:
-    hands = fill_hands(ROB, avoid="7m P C E", wall="E E E 7m")
+    hands = fill_hands(ROB_HANDS, avoid="7m P C E", wall="E E E 7m")
     out = run(V, hands, [*ROB_ACTIONS, act("W", "win")], wall="E E E 7m")
     assert (out["status"], out["winner"], out["from"]) == ("win", "W", "S")
     # W 立门 1; S (opened) 点炮 1 -> 4; E 立门 + 庄 -> 8; N 立门 -> 4.  No 杠分: the kong never stood.
@@ -526,7 +509,7 @@ def test_an_added_kong_may_be_robbed() -> None:
 
 
 def test_passed_rob_lets_the_added_kong_stand_and_score() -> None:
-    hands = fill_hands(ROB, avoid="7m P C E", wall="E E E 7m")
+    hands = fill_hands(ROB_HANDS, avoid="7m P C E", wall="E E E 7m")
     out = run(V, hands, [*ROB_ACTIONS, act("W", "pass")], wall="E E E 7m", then="autoplay")
     assert out["status"] == "draw" and out["wall_left"] == 0
     assert out["deltas"] == {"E": -1, "S": 3, "W": -1, "N": -1}

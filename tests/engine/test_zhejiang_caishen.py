@@ -11,7 +11,7 @@ from games.engine.tiles import parse_tile, parse_tiles, tile_str
 from games.engine.variants import get_variant
 from games.engine.variants.zhejiang_caishen import XIANGGONG, wild_from_indicator
 from games.engine.wall import break_point
-from tests.engine.rig import act, fill_hands, hand_after, run
+from tests.engine.rig import ROB_ACTIONS, ROB_HANDS, act, fill_hands, hand_after, run
 
 V = "zhejiang_caishen"
 
@@ -187,25 +187,10 @@ def test_head_bump_nearest_winner_takes_it(order: tuple[str, str]) -> None:
 
 
 # -- examples 12-13: 拉杠和 and the concealed kong --------------------------------------------------
-ROB = {
-    "E": "7m 1s 2s 3s 4s 5s 6s 1m 2m 3m 4m 5m 6m P",
-    "S": "7m 7m 2p 3p 4p 5p 6p 7p 8p 9p 1p C C",
-    "W": "123p 456p 789p 8m 9m S S",
-}
-ROB_ACTIONS = [
-    act("E", "discard", "7m"),
-    act("S", "pung"),
-    act("S", "discard", "C"),
-    act("W", "discard", "E"),
-    act("N", "discard", "E"),
-    act("E", "discard", "E"),
-    act("S", "draw"),
-    act("S", "kong", "7m"),
-]
 
 
 def _rob_hands() -> dict[str, str]:
-    return fill_hands(ROB, avoid="7m P C E", flipped="9p", wall="E E E 7m")
+    return fill_hands(ROB_HANDS, avoid="7m P C E", flipped="9p", wall="E E E 7m")
 
 
 def test_robbing_an_added_kong_pays_twelvefold_by_the_declarer() -> None:
@@ -382,4 +367,4 @@ def test_options_are_validated() -> None:
 
 
 def test_tiles_parse_in_hands() -> None:
-    assert len(parse_tiles(ROB["S"])) == 13
+    assert len(parse_tiles(ROB_HANDS["S"])) == 13
