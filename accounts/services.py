@@ -119,10 +119,15 @@ def settle(reference: str, deltas: Mapping[int, int], note: str = "") -> list[Le
     """
     try:
         with transaction.atomic():
+            # Lock the wallets first (in id order, so that settlements sharing wallets cannot
+            # deadlock), then look for the entries: a concurrent settlement of the same reference
+            # holds these locks until it commits, and this read then sees its rows (READ COMMITTED).
+            # Looking before the locks let the second call book against the first's new balances
+            # (usually nothing once a loser was emptied) and return that instead of the entries.
+            wallets = {w.pk: w for w in Wallet.objects.select_for_update().filter(pk__in=list(deltas)).order_by("pk")}
             existing = list(LedgerEntry.objects.filter(reference=reference))
             if existing:
                 return existing
-            wallets = {w.pk: w for w in Wallet.objects.select_for_update().filter(pk__in=list(deltas))}
             moves = capped_movements(deltas, {pk: w.balance for pk, w in wallets.items()})
             return [
                 post(wallets[pk], moves[pk], LedgerEntry.HAND, reference=reference, note=note)

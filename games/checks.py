@@ -6,6 +6,18 @@ from typing import Any
 
 from django.conf import settings
 from django.core.checks import Error, register
+from django.utils.module_loading import import_string
+
+
+def _is_in_memory(backend: str) -> bool:
+    """Channels' in-memory layer or a subclass (games.layers.EmbeddedChannelLayer): one process only."""
+    from channels.layers import InMemoryChannelLayer
+
+    try:
+        cls = import_string(backend)
+    except ImportError:
+        return backend.endswith("InMemoryChannelLayer")
+    return isinstance(cls, type) and issubclass(cls, InMemoryChannelLayer)
 
 
 @register()
@@ -13,7 +25,7 @@ def timers_match_topology(app_configs: Any = None, **kwargs: Any) -> list[Error]
     errors: list[Error] = []
     timers = getattr(settings, "CAISHEN_TIMERS", "inprocess")
     layer = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
-    in_memory = layer.endswith("InMemoryChannelLayer")
+    in_memory = _is_in_memory(layer)
     if timers not in ("inprocess", "celery"):
         errors.append(Error(f"CAISHEN_TIMERS must be 'inprocess' or 'celery', not {timers!r}", id="caishen.E001"))
     if timers == "celery" and in_memory:

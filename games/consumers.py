@@ -7,6 +7,8 @@ translates messages (docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import time
 from typing import Any
 
@@ -21,12 +23,16 @@ from games.timers import IN_PROCESS, backend_name
 
 MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
 
+log = logging.getLogger("caishen.table")
+
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     table_id: int
     position: int | None
     group: str
     delay: float = 0.0  # spectators only: CAISHEN_SPECTATOR_DELAY
+    in_group: bool = False  # joined self.group
+    present: bool = False  # counted at the table (a seat's connection, or a watcher)
 
     async def connect(self) -> None:
         if backend_name() == "inprocess":  # with Celery timers no daphne process runs a sweeper
@@ -44,15 +50,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.position = position
         self.group = seat_group(self.table_id, position) if position is not None else public_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.in_group = True
         await self.accept()
         if position is not None:
             await database_sync_to_async(services.set_connected)(self.table_id, user, True)
+            self.present = True
         else:
             # Spectating: frames are held back for the delay; the gap between the delayed
             # snapshot below and the first held frame is covered by a second snapshot then.
             self.delay = spectating.delay_seconds()
             self.held: set[asyncio.TimerHandle] = set()
             await database_sync_to_async(self._watcher_joined)()
+            self.present = True
             if self.delay > 0:
                 self._later(self.send_snapshot)
         await self.send_snapshot()
@@ -90,15 +99,39 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         handle = loop.call_later(self.delay, fire)
         self.held.add(handle)
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            # The socket dies with an error (the channel layer failed under it: Redis restarting).
+            # No websocket.disconnect reaches us then, so leave the table here: else the seat
+            # counts this socket as connected for good.
+            await self._leave()
+            raise
+
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """Leave the group and the table, once; a broken layer or cache does not stop the rest."""
+        if self.in_group:
+            self.in_group = False
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except Exception:  # the layer is down: its groups expire, or it restarted without them
+                log.warning("leaving the group failed", exc_info=True, extra={"table": self.table_id})
+        if not self.present:
+            return
+        self.present = False
+        try:
             if self.position is not None:
                 await database_sync_to_async(services.set_connected)(self.table_id, self.scope.get("user"), False)
             else:
                 for handle in getattr(self, "held", ()):
                     handle.cancel()
                 await database_sync_to_async(self._watcher_left)()
+        except Exception:
+            log.exception("leaving the table failed", extra={"table": self.table_id, "seat": self.position})
 
     async def send_snapshot(self) -> None:
         state = await database_sync_to_async(self._state)()
@@ -119,7 +152,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if not self._allow():
             await self.send_json({"type": "error", "reason": "too many messages: slow down"})
             return
-        if text_data is not None and len(text_data) > MAX_FRAME:
+        # The cap is in bytes, as the reason says: in UTF-8 a character takes up to four.
+        too_large = text_data is not None and (
+            len(text_data) > MAX_FRAME or len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME
+        )
+        if too_large:
             await self.send_json({"type": "error", "reason": f"message too large (over {MAX_FRAME} bytes)"})
             return
         if text_data is None:
@@ -172,6 +209,28 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await database_sync_to_async(services.submit)(hand_id, self.scope["user"], content.get("action"), seq)
         except services.Refused as exc:
             await self.send_json({"type": "refused", "seq": seq, "reason": str(exc)})
+        except Exception:
+            # A failure inside the service (the database, the cache) must not crash the socket.
+            log.exception("command failed", extra={"table": self.table_id, "hand": hand_id, "seat": self.position})
+            await self._after_failure(hand_id, seq)
+
+    async def _after_failure(self, hand_id: int, seq: Any) -> None:
+        """Tell the client where the table stands after a command failed with an error.
+
+        The transaction rolled back, so the hand is still at ``seq``: refused, nothing changed (try
+        again).  If the hand is elsewhere (the failure came after the commit), a fresh snapshot.
+        """
+        try:
+            state = await database_sync_to_async(self._state)()
+        except Exception:
+            state = None
+        hand = (state or {}).get("hand") or {}
+        if state is not None and (hand.get("id"), hand.get("seq")) != (hand_id, seq):
+            await self.send_json(state)
+        else:
+            await self.send_json(
+                {"type": "refused", "seq": seq, "reason": "the server could not apply the command: try again"}
+            )
 
     async def choose(self, content: dict[str, Any]) -> None:
         if self.position is None:
@@ -183,6 +242,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             )
         except services.Refused as exc:
             await self.send_json({"type": "refused", "reason": str(exc)})
+        except Exception:
+            log.exception("choice failed", extra={"table": self.table_id, "seat": self.position})
+            await self.send_json({"type": "refused", "reason": "the server could not record the answer: try again"})
 
     async def ping(self, content: dict[str, Any]) -> None:
         state = await database_sync_to_async(self._state)()
@@ -195,10 +257,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     # -- group messages ---------------------------------------------------------------
     async def table_frame(self, event: dict[str, Any]) -> None:
+        # The writer serialised the frame once for the whole group: forward the text as is.
+        text = event["text"] if "text" in event else json.dumps(event["frame"])
         if self.position is None and self.delay > 0:
-            self._later(self.send_json, event["frame"])  # spectators see play late
+            self._later(self._send_text, text)  # spectators see play late
             return
-        await self.send_json(event["frame"])
+        await self.send(text_data=text)
+
+    async def _send_text(self, text: str) -> None:
+        await self.send(text_data=text)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         if self.position is None and self.delay > 0:

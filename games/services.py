@@ -35,6 +35,7 @@ from games.engine.tiles import TileNotationError
 from games.engine.variants import get_variant
 from games.engine.variants.base import PreHandQuestion
 from games.engine.wall import new_seed
+from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, HandStart, Seat, Table
 from games.protocol import parse_action, render_state
 
@@ -334,11 +335,16 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
         snapshot=engine.to_json(),
     )
     HandStart.objects.create(hand=row, snapshot=row.snapshot)  # a replay's starting point
-    step = _Step(row, engine, list(table.seats.all()))
+    step = _Step(row, engine, _step_seats(table))
     step.advance()
     step.save()
     _table_changed(table)
     return row
+
+
+# What a step may change on the hand's row (the rest is fixed at the deal, or, like ``prepaid``,
+# written by its own service): saving only these keeps the hot path's UPDATE small.
+STEP_FIELDS = ["seq", "snapshot", "deadline_at", "window_opened_at", "status", "result", "deltas", "settled", "finished_at"]
 
 
 @dataclass
@@ -463,7 +469,7 @@ class _Step:
         row.snapshot = self.engine.to_json()
         if row.status == Hand.PLAYING and not self.pending():
             row.deadline_at = None
-        row.save()
+        row.save(update_fields=STEP_FIELDS)
         HandEvent.objects.bulk_create(
             [
                 HandEvent(hand=row, seq=row.seq, index=i, kind=e.kind, event=e.to_json())
@@ -478,6 +484,8 @@ class _Step:
         )
         frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
         transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames))
+        engine, seq = self.engine, row.seq
+        transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine))
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
         log.info(
@@ -545,16 +553,43 @@ def last_sweep() -> str | None:
 
 # ------------------------------------------------------------------------- write path
 def _locked_hand(hand_id: int) -> Hand:
+    """The hand's row, locked; the snapshot column is read only when the engine cache misses."""
     try:
-        return Hand.objects.select_for_update().select_related("table").get(pk=hand_id)
+        return Hand.objects.select_for_update().select_related("table").defer("snapshot").get(pk=hand_id)
     except Hand.DoesNotExist:
         raise Refused("no such hand") from None
 
 
+def _step_seats(table: Table) -> list[Seat]:
+    """The table's four seats, locked, with the people on them (the frames name them): one query.
+
+    ``of=("self",)``: PostgreSQL cannot lock the nullable side of the joins (empty seats).
+    """
+    return list(table.seats.select_for_update(of=("self",)).select_related("user__profile"))
+
+
 def _engine(row: Hand) -> EngineHand:
-    engine = EngineHand.from_json(row.snapshot)
-    engine.open_empty_windows = True  # claim protection: see _Step.advance
+    """The engine at ``row.seq``: from this process's cache when it holds that very seq, else
+    decoded from the row.  The cache entry is taken out here and put back only after a commit
+    (``_Step.save``), so a step that fails part-way cannot leave a half-applied engine behind,
+    and a step applied by another process (a new seq) is never mistaken for this one."""
+    engine = ENGINES.take(row.pk, row.seq, row.seed)
+    if engine is None:
+        snapshot = row.snapshot if "snapshot" in row.__dict__ else _snapshot_of(row.pk)
+        engine = EngineHand.from_json(snapshot)
+        engine.open_empty_windows = True  # claim protection: see _Step.advance
     return engine
+
+
+def _decoded(row: Hand) -> EngineHand:
+    """The engine for reading only (snapshots, the escape rule): decoded, the cache untouched."""
+    engine = EngineHand.from_json(row.snapshot)
+    engine.open_empty_windows = True
+    return engine
+
+
+def _snapshot_of(hand_id: int) -> dict[str, Any]:
+    return dict(Hand.objects.filter(pk=hand_id).values_list("snapshot", flat=True).get())
 
 
 def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
@@ -567,7 +602,7 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
             raise Refused(f"stale command: the table is at seq {row.seq}, not {seq}")
         if row.status != Hand.PLAYING:
             raise Refused("the hand is over")
-        seats = list(row.table.seats.select_for_update())
+        seats = _step_seats(row.table)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Refused("you do not sit at this table")
@@ -619,7 +654,7 @@ def wake(kind: str, obj_id: int, token: int) -> bool:
             ):
                 begin_hand(table)
             return True
-        seats = list(table.seats.select_for_update())
+        seats = _step_seats(table)
         step = _Step(row, _engine(row), seats, now=now)
         for engine_seat in step.pending():
             if step.engine.phase == ENDED:
@@ -725,7 +760,7 @@ def _escape_penalty(table: Table, seat: Seat, bases: int) -> None:
     wallet = Wallet.objects.get(user_id=seat.user_id)
     row = current_hand(table)
     if row is not None and row.status == Hand.PLAYING:
-        engine = _engine(row)
+        engine = _decoded(row)
         points = [0, 0, 0, 0]
         for item in get_variant(table.variant).escape_settlement(engine):
             for wind, delta in item.payments.items():
@@ -768,5 +803,5 @@ def state_for(table: Table, user: User | None) -> dict[str, Any]:
     seats = list(table.seats.select_related("user__profile"))
     position = next((s.position for s in seats if user is not None and s.user_id == user.pk), None)
     row = current_hand(table)
-    engine = _engine(row) if row is not None else None
+    engine = _decoded(row) if row is not None else None
     return render_state(table, seats, row, engine, position)

@@ -5,10 +5,13 @@ get the session user from AuthMiddlewareStack, and are routed by URL.
 """
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_platform.settings")
+if os.environ.get("CAISHEN_SWITCH_INTERVAL"):
+    sys.setswitchinterval(float(os.environ["CAISHEN_SWITCH_INTERVAL"]))
 
 # Set up Django (app registry included) before importing anything that may touch models.
 django_asgi_app = get_asgi_application()
@@ -17,14 +20,18 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import fanout  # noqa: E402
 from games.timers import bind_on_first_request  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 
-application = bind_on_first_request(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-        }
+# The first request binds the in-process timers and the fan-out outbox to daphne's event loop.
+application = fanout.bind_on_first_request(
+    bind_on_first_request(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            }
+        )
     )
 )

@@ -113,7 +113,9 @@ DEFAULT_SQLITE_PATH = VAR_DIR / "db.sqlite3"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{DEFAULT_SQLITE_PATH}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
+        # Persistent connections: Channels runs a process's database work on one thread, so this
+        # is one connection per process, health-checked before reuse (docs/performance.md).
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
 }
@@ -156,7 +158,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, minus its sweep of every channel on every message (games/layers.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
 
 # --- Cache --------------------------------------------------------------------------------------
 # Shared by every process in the scaled mode (the sweeper's health mark is written by the Celery

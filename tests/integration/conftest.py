@@ -6,6 +6,10 @@ stopped at the end) with the scaled environment: ``CAISHEN_TIMERS=celery``,
 ``CAISHEN_SETTLEMENT=celery``, the Redis channel layer and broker.  They wait on ``/healthz`` of
 both daphne processes, which is only green once the sweeper has run (beat and the worker are up).
 
+``topology`` is shared by the session.  ``private_topology`` is a module's own (a fresh database, a
+``redis-server`` of its own on a free port, RabbitMQ as the broker) for tests that kill processes
+or restart Redis (test_faults_processes.py); ``running_topology`` builds either.
+
 A service that does not answer skips these tests, except under CI (``CI=true`` or
 ``CAISHEN_REQUIRE_SERVICES=1``, which ``.ci/run`` sets after starting the services with
 scripts/services.sh), where it fails them.
@@ -35,6 +39,7 @@ PG_ADMIN_URL = os.environ.get("CAISHEN_IT_PG_ADMIN_URL", "postgres://postgres@12
 REDIS_BASE = os.environ.get("CAISHEN_IT_REDIS_URL", "redis://127.0.0.1:6379")
 REDIS_DB = int(os.environ.get("CAISHEN_IT_REDIS_DB", "9"))
 START_TIMEOUT = 60.0
+REDIS_SERVER = os.environ.get("CAISHEN_IT_REDIS_SERVER", "/usr/bin/redis-server")
 
 
 def _answers(port: int) -> bool:
@@ -74,9 +79,9 @@ def rabbitmq_up() -> str:
     return os.environ.get("CAISHEN_IT_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
 
 
-@pytest.fixture(scope="session")
-def pg_database(services_up: None) -> Iterator[str]:
-    """A fresh PostgreSQL database for this run; dropped afterwards."""
+@contextlib.contextmanager
+def fresh_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database (its URL); dropped afterwards."""
     import psycopg
 
     name = f"caishen_it_{uuid.uuid4().hex[:10]}"
@@ -88,6 +93,13 @@ def pg_database(services_up: None) -> Iterator[str]:
     finally:
         with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def pg_database(services_up: None) -> Iterator[str]:
+    """A fresh PostgreSQL database for this run; dropped afterwards."""
+    with fresh_database() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -208,18 +220,18 @@ class Topology:
         return json.loads(lines[-1][len("RESULT ") :]) if lines else None
 
 
-@pytest.fixture(scope="session")
-def topology(pg_database: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
-    var = tmp_path_factory.mktemp("scaled")
-    ports = {"web1": free_port(), "web2": free_port()}
+def scaled_env(
+    database_url: str, redis_url: str, var: Path, ports: dict[str, int], broker_url: str = ""
+) -> dict[str, str]:
+    """The scaled environment of the Procfile's processes (docs/operations.md, "Scaled mode")."""
     env = {
         **os.environ,
         "PYTHON": sys.executable,
         "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
         "DJANGO_SECRET_KEY": "integration-" + uuid.uuid4().hex,
-        "DATABASE_URL": pg_database,
+        "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
-        "CELERY_BROKER_URL": redis_url,
+        "CELERY_BROKER_URL": broker_url or redis_url,
         "CAISHEN_TIMERS": "celery",
         "CAISHEN_SETTLEMENT": "celery",
         "CAISHEN_PROCESSES": "2",
@@ -236,6 +248,19 @@ def topology(pg_database: str, redis_url: str, tmp_path_factory: pytest.TempPath
         "HOST": "127.0.0.1",
     }
     env.pop("PYTEST_CURRENT_TEST", None)
+    return env
+
+
+@contextlib.contextmanager
+def running_topology(
+    database_url: str, redis_url: str, var: Path, broker_url: str = "", **extra_env: str
+) -> Iterator[Topology]:
+    """Migrate ``database_url`` and run the Procfile's processes on it until the block ends.
+
+    The broker is ``broker_url``, else Redis (``redis_url``) as in the docs' default.
+    """
+    ports = {"web1": free_port(), "web2": free_port()}
+    env = {**scaled_env(database_url, redis_url, var, ports, broker_url), **extra_env}
     topo = Topology(env=env, ports=ports)
     migrate = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, capture_output=True
@@ -251,3 +276,98 @@ def topology(pg_database: str, redis_url: str, tmp_path_factory: pytest.TempPath
     finally:
         for p in topo.processes.values():
             p.stop()
+
+
+@pytest.fixture(scope="session")
+def topology(pg_database: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topology]:
+    with running_topology(pg_database, redis_url, tmp_path_factory.mktemp("scaled")) as topo:
+        yield topo
+
+
+@dataclass
+class RedisServer:
+    """A private ``redis-server`` (no persistence) that a test may stop and start again.
+
+    Never the shared Redis on 6379: other work on the machine uses it.
+    """
+
+    port: int
+    log: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> None:
+        handle = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        handle.close()
+        deadline = time.monotonic() + timeout
+        while not _answers(self.port):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"redis-server on {self.port} did not start:\n{self.log.read_text()}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """SIGTERM (redis saves nothing: ``--save ''``) and wait until the port is closed."""
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
+
+
+@pytest.fixture(scope="module")
+def private_redis(services_up: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A Redis of this test module's own, on a free port, stopped at the module's end."""
+    if not Path(REDIS_SERVER).exists():
+        _unavailable(f"redis-server ({REDIS_SERVER})")
+    server = RedisServer(free_port(), tmp_path_factory.mktemp("redis") / "redis.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def spare_redis(services_up: None, tmp_path: Path) -> Iterator[RedisServer]:
+    """One more private Redis, for one test."""
+    if not Path(REDIS_SERVER).exists():
+        _unavailable(f"redis-server ({REDIS_SERVER})")
+    server = RedisServer(free_port(), tmp_path / "spare-redis.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def private_topology(
+    private_redis: RedisServer, rabbitmq_up: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Topology]:
+    """The Procfile topology on a fresh PostgreSQL database and the module's private Redis.
+
+    Module-scoped and isolated from ``topology`` (another database, another Redis): its tests
+    may kill processes and restart Redis without touching the session's topology.  Redis carries
+    the channel layer and the cache; the Celery broker is RabbitMQ, the other broker the scaled
+    mode supports, so that a Redis restart is a channel-layer and cache fault only.
+    """
+    var = tmp_path_factory.mktemp("private")
+    with (
+        fresh_database() as database_url,
+        running_topology(database_url, private_redis.url, var, broker_url=rabbitmq_up) as topo,
+    ):
+        yield topo

@@ -78,7 +78,7 @@ def test_scaled_mode_is_configured_by_the_environment_alone() -> None:
 def test_embedded_mode_is_the_default() -> None:
     got = settings_under({})
     assert got["engine"] == "django.db.backends.sqlite3"
-    assert got["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert got["layer"] == "games.layers.EmbeddedChannelLayer"  # Channels' in-memory layer, swept less often
     assert got["cache"] == "django.core.cache.backends.locmem.LocMemCache"
     assert got["formatter"] == "plain"
     assert got["errors"] == []

@@ -9,9 +9,14 @@ def fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    # The cache holds rate-limit counters and watcher counts: no test may inherit another's.
+    # The cache holds rate-limit counters and watcher counts, the engine cache running hands
+    # (rolled-back tests reuse hand ids and rigged seeds): no test may inherit another's.
     from django.core.cache import cache
 
+    from games.engine_cache import ENGINES
+
     cache.clear()
+    ENGINES.clear()
     yield
     cache.clear()
+    ENGINES.clear()

@@ -18,20 +18,13 @@ from django.contrib.auth import get_user_model
 
 from accounts.models import LedgerEntry, Wallet
 from games import services
-from games.engine.tiles import parse_tiles
-from games.engine.variants import get_variant
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
+from tests.platform.live_helpers import rigged
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 APP = URLRouter(websocket_urlpatterns)
-GOLDEN = {
-    "E": "6s 1m 1m 4p 5p 7p 8p 1s 2s E S W N C",
-    "S": "234m 567m 999p 55s 3p 8s",
-    "W": "C 3p 6s S 8p 9s 6p 4m 7s 6s 6m 1s E",
-    "N": "2p 5m E 2m 5s 4p 4p 7m 8s 3p 9s 9s 8m",
-}
 
 
 @pytest.fixture(autouse=True)
@@ -40,12 +33,6 @@ def live_settings(settings: Any) -> None:
     settings.CAISHEN_DISCARD_PAUSE = 0
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_TIMERS = "inprocess"
-
-
-def rigged() -> Any:
-    return get_variant("zhejiang_caishen").rigged_hand(
-        [parse_tiles(GOLDEN[s]) for s in "ESWN"], parse_tiles("3m")[0], [], []
-    )
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from games import services
 from games.models import Hand
 from mahjong_platform.asgi import application
+from tests.platform.live_helpers import started
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,17 +23,6 @@ def live_settings(settings: Any) -> None:
     settings.CAISHEN_DISCARD_PAUSE = 0
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_SPECTATOR_DELAY = 0
-
-
-def started() -> tuple[Any, Hand, list[Any]]:
-    User = get_user_model()
-    users = [User.objects.create_user(f"s{i}", password="pw-123456") for i in range(4)]
-    table = services.create_table(users[0], "zhejiang_caishen", {})
-    for u in users:
-        services.sit(table.pk, u)
-    for u in users:
-        services.set_ready(table.pk, u)
-    return table, Hand.objects.get(table=table), users
 
 
 def test_foreign_origin_is_refused() -> None:
