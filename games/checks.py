@@ -25,7 +25,7 @@ def timers_match_topology(app_configs: Any = None, **kwargs: Any) -> list[Error]
     errors: list[Error] = []
     timers = getattr(settings, "CAISHEN_TIMERS", "inprocess")
     layer = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
-    in_memory = _is_in_memory(layer)
+    in_memory = _is_in_memory(str(layer))
     if timers not in ("inprocess", "celery"):
         errors.append(Error(f"CAISHEN_TIMERS must be 'inprocess' or 'celery', not {timers!r}", id="caishen.E001"))
     if timers == "celery" and in_memory:

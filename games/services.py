@@ -344,7 +344,17 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
 
 # What a step may change on the hand's row (the rest is fixed at the deal, or, like ``prepaid``,
 # written by its own service): saving only these keeps the hot path's UPDATE small.
-STEP_FIELDS = ["seq", "snapshot", "deadline_at", "window_opened_at", "status", "result", "deltas", "settled", "finished_at"]
+STEP_FIELDS = [
+    "seq",
+    "snapshot",
+    "deadline_at",
+    "window_opened_at",
+    "status",
+    "result",
+    "deltas",
+    "settled",
+    "finished_at",
+]
 
 
 @dataclass
