@@ -568,14 +568,6 @@ WORKER_ALONE = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Celery 5.7.0: on a lost Redis broker connection Consumer.on_connection_error_after_connected "
-    "collects the connection (its transport's client becomes None) and then closes it; closing restores "
-    "the unacked messages (every reserved ETA timer) through the dead transport, AttributeError "
-    "'NoneType' object has no attribute 'hostname' escapes ignore_errors and the worker exits "
-    "('Unrecoverable error')",
-)
 def test_a_celery_worker_survives_a_redis_broker_restart(private_topology: Any, spare_redis: Any) -> None:
     """Redis as the broker (the docs' default, CELERY_BROKER_URL=$REDIS_URL) restarting while the
     worker holds a reserved ETA task, as it always does while a hand waits on a deadline."""
