@@ -22,21 +22,14 @@ from django.db import DatabaseError, connection
 
 from accounts.models import LedgerEntry, Wallet
 from games import services
-from games.engine.tiles import parse_tiles
-from games.engine.variants import get_variant
+from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, Table
 from games.routing import websocket_urlpatterns
+from tests.platform.live_helpers import rigged
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 APP = URLRouter(websocket_urlpatterns)
-# tests/platform/test_live_table.py's golden hand: E discards 6s and S wins on it.
-GOLDEN = {
-    "E": "6s 1m 1m 4p 5p 7p 8p 1s 2s E S W N C",
-    "S": "234m 567m 999p 55s 3p 8s",
-    "W": "C 3p 6s S 8p 9s 6p 4m 7s 6s 6m 1s E",
-    "N": "2p 5m E 2m 5s 4p 4p 7m 8s 3p 9s 9s 8m",
-}
 
 
 @pytest.fixture(autouse=True)
@@ -58,9 +51,7 @@ def start(players: list[Any]) -> Hand:
     table = services.create_table(players[0], "zhejiang_caishen", {}, stake=5, hands_total=1)
     for p in players:
         services.sit(table.pk, p)
-    engine = get_variant("zhejiang_caishen").rigged_hand(
-        [parse_tiles(GOLDEN[s]) for s in "ESWN"], parse_tiles("3m")[0], [], []
-    )
+    engine = rigged()  # live_helpers.GOLDEN: E discards 6s and S wins on it
     original = services.start_match
     services.start_match = lambda t, first_hand=None: original(t, engine)  # type: ignore[assignment]
     try:
@@ -116,6 +107,8 @@ def test_the_service_rolls_back_a_failing_command(players: list[Any], failing_ac
     with pytest.raises(DatabaseError, match="injected fault"):
         services.submit(hand.pk, players[1], {"do": "win"}, hand.seq)
     assert snapshot_of(hand) == before
+    # The failed step took the cached engine and changed it; it must not come back.
+    assert ENGINES.take(hand.pk, hand.seq, hand.seed) is None
     failing_action_log.remove()
     assert services.submit(hand.pk, players[1], {"do": "win"}, hand.seq) == hand.seq + 1
     hand.refresh_from_db()

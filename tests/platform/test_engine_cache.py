@@ -1,0 +1,110 @@
+"""The engine cache (games/engine_cache.py) is only ever a shortcut for the row.
+
+The hand's row stays the authority: after every step the stored snapshot is the engine the cache
+holds; a step applied elsewhere (another process: the row's seq moves on) is never answered from
+a stale entry; an entry is used once per step and comes back only after a commit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from games import services
+from games.engine.hand import Hand as EngineHand
+from games.engine.tiles import tile_str
+from games.engine_cache import ENGINES, EngineCache
+from games.models import Hand
+from tests.platform.live_helpers import started, started_rigged
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def live_settings(settings: Any) -> None:
+    settings.CAISHEN_BOT_DELAY = 0
+    settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_SWEEP_SECONDS = 0
+
+
+def one_step(hand: Hand, users: list[Any]) -> int:
+    """One step by a person: a discard by the seat on turn, else a pass on an open claim."""
+    engine = services._decoded(hand)
+    for wanted in ("discard", "pass"):
+        for position, user in enumerate(users):
+            for action in engine.legal_actions(hand.engine_seat(position)):
+                if action.kind == wanted:
+                    command = {"do": wanted} | ({"tile": tile_str(action.tile)} if action.tile is not None else {})
+                    return services.submit(hand.pk, user, command, hand.seq)
+    raise AssertionError("nobody must decide")
+
+
+def test_the_row_always_holds_the_engine_the_cache_holds() -> None:
+    table, hand, users = started("ec")
+    hits_before = ENGINES.hits
+    for _ in range(12):
+        hand.refresh_from_db()
+        if hand.status != Hand.PLAYING:
+            break
+        seq = one_step(hand, users)
+        hand.refresh_from_db()
+        assert hand.seq == seq
+        cached = ENGINES.take(hand.pk, hand.seq, hand.seed)
+        assert cached is not None, "a committed step leaves its engine in the cache"
+        assert cached.to_json() == hand.snapshot  # the row was written: the cache only saves decoding
+        ENGINES.put(hand.pk, hand.seq, hand.seed, cached)
+    assert ENGINES.hits > hits_before  # later steps were served from the cache
+
+
+def test_a_step_applied_elsewhere_is_not_answered_from_the_cache() -> None:
+    table, hand, users = started_rigged("ew")
+    seq = services.submit(hand.pk, users[0], {"do": "discard", "tile": "6s"}, hand.seq)
+    hand.refresh_from_db()
+    assert ENGINES.take(hand.pk, seq, hand.seed) is not None  # held at this seq (and taken out)
+    # Another process applies W's pung: the row moves to seq + 1 without this process's cache.
+    stale = EngineHand.from_json(hand.snapshot)
+    ENGINES.put(hand.pk, seq, hand.seed, stale)
+    other = services._decoded(hand)
+    from games.engine.state import Action
+
+    other.apply(Action(hand.engine_seat(2), "pung"))
+    Hand.objects.filter(pk=hand.pk).update(seq=seq + 1, snapshot=other.to_json())
+    # S's win at the new seq must judge the row's state (W's pung pending), not the stale engine.
+    misses = ENGINES.misses
+    new_seq = services.submit(hand.pk, users[1], {"do": "win"}, seq + 1)
+    assert ENGINES.misses == misses + 1
+    hand.refresh_from_db()
+    assert new_seq == seq + 2 and hand.status == Hand.FINISHED
+
+
+def test_an_entry_comes_back_only_after_commit() -> None:
+    table, hand, users = started_rigged("er")
+    engine = services._decoded(hand)
+    ENGINES.put(hand.pk, hand.seq, hand.seed, engine)
+    try:
+        with transaction.atomic():
+            services.submit(hand.pk, users[0], {"do": "discard", "tile": "6s"}, hand.seq)
+            raise RuntimeError("rolled back")
+    except RuntimeError:
+        pass
+    hand.refresh_from_db()
+    assert ENGINES.take(hand.pk, hand.seq, hand.seed) is None  # the changed engine did not come back
+    assert ENGINES.take(hand.pk, hand.seq + 1, hand.seed) is None
+    assert services.submit(hand.pk, users[0], {"do": "discard", "tile": "6s"}, hand.seq) == hand.seq + 1
+
+
+def test_entries_match_seq_and_seed_and_the_cache_is_bounded() -> None:
+    cache = EngineCache(size=2)
+    table, hand, users = started_rigged("eb")
+    engine = services._decoded(hand)
+    cache.put(1, 5, "seed-a", engine)
+    assert cache.take(1, 5, "seed-b") is None  # an id reused by another hand (other seed)
+    cache.put(1, 5, "seed-a", engine)
+    assert cache.take(1, 6, "seed-a") is None  # moved on
+    assert cache.take(1, 5, "seed-a") is None  # and a miss drops the entry
+    for hand_id in (1, 2, 3):
+        cache.put(hand_id, 1, "s", engine)
+    assert cache.take(1, 1, "s") is None  # the oldest went
+    assert cache.take(3, 1, "s") is engine

@@ -1,0 +1,78 @@
+"""Fan-out that does not make the writer wait (games/fanout.py) and the embedded layer (games/layers.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.fanout import Outbox
+from games.layers import EmbeddedChannelLayer
+
+
+def test_a_bound_outbox_delivers_in_order_without_blocking_the_writer() -> None:
+    async def scenario() -> tuple[list[int], float]:
+        layer = get_channel_layer()
+        outbox = Outbox()
+        outbox.bind(asyncio.get_running_loop())
+        channel = await layer.new_channel()
+        await layer.group_add("outbox-test", channel)
+
+        def writer() -> float:
+            started = time.perf_counter()
+            for n in range(50):
+                outbox.put([("outbox-test", {"type": "table.frame", "text": str(n)})])
+            return time.perf_counter() - started
+
+        # The writer runs on another thread (like the database thread) while this loop is busy:
+        # put() must return at once, before the loop had any chance to send.
+        done = threading.Event()
+        took: list[float] = []
+        thread = threading.Thread(target=lambda: (took.append(writer()), done.set()))
+        thread.start()
+        while not done.is_set():
+            time.sleep(0.001)  # the loop is blocked (no await) while the writer enqueues
+        thread.join()
+        received = [int((await layer.receive(channel))["text"]) for _ in range(50)]
+        await outbox.flush()
+        return received, took[0]
+
+    received, took = async_to_sync(scenario)()
+    assert received == list(range(50))  # a table's frames keep their order
+    assert took < 1.0  # (generous: it did not wait for the blocked loop, or it would never finish)
+
+
+def test_an_unbound_outbox_sends_at_once_with_the_in_memory_layer() -> None:
+    layer = get_channel_layer()
+    outbox = Outbox()
+
+    async def receive_one(channel: str) -> Any:
+        return await layer.receive(channel)
+
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)("outbox-now", channel)
+    outbox.put([("outbox-now", {"type": "table.frame", "text": "x"})])
+    assert async_to_sync(receive_one)(channel)["text"] == "x"
+
+
+def test_the_embedded_layer_sweeps_expired_messages_at_most_once_per_interval() -> None:
+    layer = EmbeddedChannelLayer(expiry=0, sweep_interval=60)
+
+    async def scenario() -> tuple[int, int]:
+        await layer.send("a.b!c", {"type": "x"})
+        await layer.group_send("g", {"type": "y"})  # sweeps (the first time): the expired message goes
+        after_first = len(layer.channels)
+        await layer.send("a.b!d", {"type": "x"})
+        await layer.group_send("g", {"type": "y"})  # within the interval: no sweep
+        return after_first, len(layer.channels)
+
+    after_first, after_second = async_to_sync(scenario)()
+    assert after_first == 0
+    assert after_second == 1
+    layer.sweep_interval = 0
+    async_to_sync(layer.group_send)("g", {"type": "y"})
+    assert len(layer.channels) == 0
