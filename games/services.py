@@ -335,7 +335,7 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
         snapshot=engine.to_json(),
     )
     HandStart.objects.create(hand=row, snapshot=row.snapshot)  # a replay's starting point
-    step = _Step(row, engine, _step_seats(table))
+    step = _Step(row, engine, _step_seats(table, lock=False))  # (as before: the deal locks no seat)
     step.advance()
     step.save()
     _table_changed(table)
@@ -570,12 +570,12 @@ def _locked_hand(hand_id: int) -> Hand:
         raise Refused("no such hand") from None
 
 
-def _step_seats(table: Table) -> list[Seat]:
-    """The table's four seats, locked, with the people on them (the frames name them): one query.
-
-    ``of=("self",)``: PostgreSQL cannot lock the nullable side of the joins (empty seats).
-    """
-    return list(table.seats.select_for_update(of=("self",)).select_related("user__profile"))
+def _step_seats(table: Table, lock: bool = True) -> list[Seat]:
+    """The table's four seats (locked unless ``lock`` is false), with the people on them, whom
+    the frames name: one query.  ``of=("self",)``: PostgreSQL cannot lock the nullable side of
+    the joins (empty seats)."""
+    seats = table.seats.select_related("user__profile")
+    return list(seats.select_for_update(of=("self",)) if lock else seats)
 
 
 def _engine(row: Hand) -> EngineHand:
