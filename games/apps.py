@@ -7,4 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "牌局"
 
     def ready(self) -> None:
-        from games import checks  # noqa: F401  (registers the system checks)
+        from games import (
+            checks,  # noqa: F401  (registers the system checks)
+            names,  # noqa: F401  (forgets cached names when a profile changes)
+        )

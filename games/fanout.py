@@ -21,7 +21,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from games.engine.hand import Hand as EngineHand
 from games.models import Hand, Seat, Table
 from games.protocol import render_state, seat_list, table_info
-from games.spectating import watcher_count
+from games.spectating import recent_watcher_count
 
 log = logging.getLogger("caishen.fanout")
 
@@ -38,9 +38,9 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     """One frame per reader, rendered inside the transaction from the state just saved, and
     serialised once here: every socket of a group gets the same text (no JSON per socket)."""
     table: Table = row.table
-    people = seat_list(seats)  # the step's locked seats, loaded with their people
+    people = seat_list(seats)  # the step's locked seats (names: games.names)
     frames: dict[str, str] = {}
-    watchers = watcher_count(table.pk)
+    watchers = recent_watcher_count(table.pk)
     about = table_info(table)  # the same for every reader: built once, not five times
     for position in [None, 0, 1, 2, 3]:
         reader = row.engine_seat(position) if position is not None else None

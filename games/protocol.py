@@ -16,6 +16,7 @@ from games.engine.state import SEATS, Action
 from games.engine.tiles import parse_tile, parse_tiles
 from games.engine.variants import get_variant
 from games.models import Hand, Seat, Table
+from games.names import display_names
 
 VERBS_WITH_TILE = {"discard", "kong", "ready", "rob_concealed_kong"}
 
@@ -42,14 +43,14 @@ def parse_action(command: Any, engine_seat: int) -> Action:
 
 
 def seat_list(seats: list[Seat]) -> list[dict[str, Any]]:
+    names = display_names(s.user_id for s in seats if not s.is_bot)
     out = []
     for s in seats:
         name = None
         if s.is_bot:
             name = f"Bot {s.position + 1}"
-        elif s.user is not None:
-            profile = getattr(s.user, "profile", None)
-            name = profile.name if profile is not None else s.user.get_username()
+        elif s.user_id is not None:
+            name = names.get(s.user_id)
         out.append(
             {
                 "position": s.position,

@@ -204,7 +204,7 @@ def _token(at: datetime) -> int:
 
 
 def _table_changed(table: Table) -> None:
-    transaction.on_commit(lambda: fanout.table_changed(table.pk))
+    transaction.on_commit(lambda: fanout.table_changed(table.pk), robust=True)
 
 
 # ------------------------------------------------------------------------------ match
@@ -458,7 +458,7 @@ class _Step:
         row.result = result.to_json()
         if setting("CAISHEN_SETTLEMENT", "inline") == "celery":
             hand_id = row.pk
-            transaction.on_commit(lambda: _queue_settlement(hand_id))
+            transaction.on_commit(lambda: _queue_settlement(hand_id), robust=True)
         else:
             row.deltas = settle_hand(row, result, self.seats)
             row.settled = True
@@ -493,9 +493,11 @@ class _Step:
             ]
         )
         frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
-        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames))
+        # robust: the move is committed; a failing broker or layer afterwards must not skip the
+        # other callbacks (clients resync on the gap; the sweepers catch lost timers and settlements).
+        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames), robust=True)
         engine, seq = self.engine, row.seq
-        transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine))
+        transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
         log.info(
@@ -551,6 +553,16 @@ def settle_finished_hand(hand_id: int) -> bool:
         return True
 
 
+def unsettled_hands(older_than: float = 10.0) -> list[int]:
+    """Finished hands still unsettled a while after they ended: their settlement task was lost
+    (a broker restart, a worker killed before acking).  Settling is idempotent, so the sweeper
+    simply settles them again."""
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    return list(
+        Hand.objects.filter(status=Hand.FINISHED, settled=False, finished_at__lte=cutoff).values_list("pk", flat=True)
+    )
+
+
 def record_sweep() -> None:
     """Remember when the deadline sweeper last ran (health checks read it)."""
     cache.set("caishen:last_sweep", timezone.now().isoformat(), timeout=None)
@@ -571,11 +583,10 @@ def _locked_hand(hand_id: int) -> Hand:
 
 
 def _step_seats(table: Table, lock: bool = True) -> list[Seat]:
-    """The table's four seats (locked unless ``lock`` is false), with the people on them, whom
-    the frames name: one query.  ``of=("self",)``: PostgreSQL cannot lock the nullable side of
-    the joins (empty seats)."""
-    seats = table.seats.select_related("user__profile")
-    return list(seats.select_for_update(of=("self",)) if lock else seats)
+    """The table's four seats, locked unless ``lock`` is false (the frames' names come from
+    games.names, not from a join here: this query runs on every step)."""
+    seats = table.seats.all()
+    return list(seats.select_for_update() if lock else seats)
 
 
 def _engine(row: Hand) -> EngineHand:

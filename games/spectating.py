@@ -16,6 +16,7 @@ courtesy figure for the players, never used for a decision.
 from __future__ import annotations
 
 import copy
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -40,13 +41,32 @@ def watcher_count(table_id: int) -> int:
     return max(0, int(cache.get(WATCHER_KEY.format(table_id), 0)))
 
 
+_recent: dict[int, tuple[float, int]] = {}
+
+
+def recent_watcher_count(table_id: int, max_age: float = 1.0) -> int:
+    """The watcher count as of at most ``max_age`` seconds ago: every step's frames show it,
+    and in the scaled mode each read is a Redis round trip on the database thread."""
+    now = time.monotonic()
+    hit = _recent.get(table_id)
+    if hit is not None and now - hit[0] < max_age:
+        return hit[1]
+    count = watcher_count(table_id)
+    if len(_recent) > 10000:
+        _recent.clear()
+    _recent[table_id] = (now, count)
+    return count
+
+
 def watcher_joined(table_id: int) -> int:
+    _recent.pop(table_id, None)
     key = WATCHER_KEY.format(table_id)
     cache.add(key, 0, timeout=None)
     return int(cache.incr(key))
 
 
 def watcher_left(table_id: int) -> int:
+    _recent.pop(table_id, None)
     key = WATCHER_KEY.format(table_id)
     cache.add(key, 0, timeout=None)
     value = int(cache.decr(key))

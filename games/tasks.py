@@ -17,12 +17,16 @@ def wake_task(kind: str, obj_id: int, token: int) -> bool:
 
 @shared_task(name="games.sweep", ignore_result=True)  # type: ignore[untyped-decorator]
 def sweep_task() -> int:
-    """Beat runs this every few seconds: wake everything overdue (lost or late timers)."""
+    """Beat runs this every few seconds: wake everything overdue (lost or late timers) and settle
+    finished hands whose settlement task was lost."""
     due = services.due_wakeups()
     for kind, obj_id, token in due:
         services.wake(kind, obj_id, token)
+    lost = services.unsettled_hands()
+    for hand_id in lost:
+        services.settle_finished_hand(hand_id)
     services.record_sweep()
-    return len(due)
+    return len(due) + len(lost)
 
 
 @shared_task(name="games.settle", ignore_result=True)  # type: ignore[untyped-decorator]

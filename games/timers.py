@@ -32,7 +32,9 @@ def backend_name() -> str:
 
 
 def schedule_on_commit(kind: str, obj_id: int, token: int, at: datetime) -> None:
-    transaction.on_commit(lambda: schedule(kind, obj_id, token, at))
+    # robust: a broker that is down must not undo the step's other after-commit work (the
+    # sweeper finds the deadline on the row and wakes it later).
+    transaction.on_commit(lambda: schedule(kind, obj_id, token, at), robust=True)
 
 
 def schedule(kind: str, obj_id: int, token: int, at: datetime) -> None:

@@ -13,10 +13,14 @@ def fresh_cache():
     # (rolled-back tests reuse hand ids and rigged seeds): no test may inherit another's.
     from django.core.cache import cache
 
+    from games import names, spectating
     from games.engine_cache import ENGINES
 
     cache.clear()
     ENGINES.clear()
+    names.forget()
+    spectating._recent.clear()
     yield
     cache.clear()
     ENGINES.clear()
+    names.forget()

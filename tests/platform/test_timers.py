@@ -119,6 +119,37 @@ def test_celery_settlement_settles_once(settings: Any) -> None:
         app.conf.task_always_eager = False
 
 
+def test_the_sweeper_settles_a_hand_whose_settlement_task_was_lost(settings: Any, monkeypatch: Any) -> None:
+    from datetime import timedelta
+
+    from games.tasks import sweep_task
+
+    settings.CAISHEN_SETTLEMENT = "celery"
+    lost: list[int] = []
+    monkeypatch.setattr(services, "_queue_settlement", lost.append)  # the broker loses the task
+    table, owner = started_table()
+    for _ in range(300):
+        hand = Hand.objects.filter(table=table).order_by("-number").first()
+        assert hand is not None
+        if hand.status == Hand.FINISHED:
+            break
+        overdue(hand)
+        services.wake("hand", hand.pk, hand.seq)
+    hand.refresh_from_db()
+    assert hand.status == Hand.FINISHED and not hand.settled and lost == [hand.pk]
+    sweep_task()
+    hand.refresh_from_db()
+    assert not hand.settled  # only just finished: its task may still be on its way
+    Hand.objects.filter(pk=hand.pk).update(finished_at=timezone.now() - timedelta(seconds=30))
+    sweep_task()
+    hand.refresh_from_db()
+    assert hand.settled
+    balance = Wallet.objects.get(user=owner).balance
+    assert balance == 1000 + hand.deltas[str(table.seats.get(user=owner).position)]
+    sweep_task()  # and never twice
+    assert Wallet.objects.get(user=owner).balance == balance
+
+
 def test_timer_scheduled_on_commit_inside_sync_to_async_fires() -> None:
     """The real path: a command committed in a database_sync_to_async thread schedules the timer."""
     from channels.db import database_sync_to_async

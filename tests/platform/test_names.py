@@ -1,0 +1,37 @@
+"""Table frames name the players from a short-lived cache (games/names.py), never a stale one here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.names import display_names
+
+pytestmark = pytest.mark.django_db
+
+
+def test_names_are_read_once_then_served_from_memory(django_assert_num_queries: Any) -> None:
+    User = get_user_model()
+    ann, bo = User.objects.create_user("ann"), User.objects.create_user("bo")
+    ann.profile.display_name = "安"
+    ann.profile.save()
+    with django_assert_num_queries(1):
+        assert display_names([ann.pk, bo.pk, None]) == {ann.pk: "安", bo.pk: "bo"}
+    with django_assert_num_queries(0):
+        assert display_names([ann.pk, bo.pk]) == {ann.pk: "安", bo.pk: "bo"}
+
+
+def test_a_renamed_player_is_shown_by_the_new_name() -> None:
+    User = get_user_model()
+    ann = User.objects.create_user("ann")
+    assert display_names([ann.pk]) == {ann.pk: "ann"}
+    ann.profile.display_name = "Ann L."
+    ann.profile.save()
+    assert display_names([ann.pk]) == {ann.pk: "Ann L."}
+    ann.profile.display_name = ""
+    ann.profile.save()
+    ann.username = "annie"
+    ann.save()
+    assert display_names([ann.pk]) == {ann.pk: "annie"}
