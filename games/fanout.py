@@ -42,7 +42,11 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     frames: dict[str, str] = {}
     watchers = recent_watcher_count(table.pk)
     about = table_info(table)  # the same for every reader: built once, not five times
-    for position in [None, 0, 1, 2, 3]:
+    # Every socket of the public group counts as a watcher (games.spectating): with none, no
+    # public frame is rendered.  One who joins meanwhile gets a snapshot after joining, and one
+    # missed in the scaled mode (the count is up to a second old) sees a seq gap and resyncs.
+    readers = [None, 0, 1, 2, 3] if watchers > 0 else [0, 1, 2, 3]
+    for position in readers:
         reader = row.engine_seat(position) if position is not None else None
         frame = render_state(table, people, row, engine, position, about=dict(about))
         frame["type"] = "update"

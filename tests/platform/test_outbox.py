@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from typing import Any
 
+import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -76,3 +78,20 @@ def test_the_embedded_layer_sweeps_expired_messages_at_most_once_per_interval() 
     layer.sweep_interval = 0
     async_to_sync(layer.group_send)("g", {"type": "y"})
     assert len(layer.channels) == 0
+
+
+@pytest.mark.django_db
+def test_the_public_frame_is_rendered_only_when_someone_watches() -> None:
+    from games import fanout, services, spectating
+    from tests.platform.live_helpers import started_rigged
+
+    table, hand, users = started_rigged("pf")
+    seats = list(table.seats.all())
+    engine = services._decoded(hand)
+    groups = set(fanout.hand_frames(hand, engine, seats, []))
+    assert groups == {fanout.seat_group(table.pk, p) for p in range(4)}
+    spectating.watcher_joined(table.pk)
+    groups = set(fanout.hand_frames(hand, engine, seats, []))
+    assert fanout.public_group(table.pk) in groups and len(groups) == 5
+    public = json.loads(fanout.hand_frames(hand, engine, seats, [])[fanout.public_group(table.pk)])
+    assert public["you"] is None and public["table"]["watchers"] == 1
