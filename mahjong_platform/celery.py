@@ -7,8 +7,11 @@ celery -A mahjong_platform beat -l info
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_platform.settings")
 
@@ -18,3 +21,20 @@ app.autodiscover_tasks(["games"])
 app.conf.beat_schedule = {
     "sweep-deadlines": {"task": "games.sweep", "schedule": float(os.environ.get("CAISHEN_SWEEP_SECONDS", "2") or 2)},
 }
+
+# Database connections in the worker.  Celery's Django fix-up closes every connection before and
+# after each task unless CELERY_DB_REUSE_MAX is set: a new PostgreSQL connection (a backend
+# fork) for every timer step — a fifth of the worker's CPU at 50 tables (docs/performance.md).
+# Instead connections follow Django's own rule, as in a web request: kept for
+# DJANGO_CONN_MAX_AGE seconds, health-checked before reuse, dropped after an error.
+app.conf.CELERY_DB_REUSE_MAX = 1_000_000  # the fix-up's forced close: once per two million tasks
+
+
+@task_prerun.connect
+def _connections_before_task(**kwargs: Any) -> None:
+    close_old_connections()
+
+
+@task_postrun.connect
+def _connections_after_task(**kwargs: Any) -> None:
+    close_old_connections()
