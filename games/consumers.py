@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -33,6 +34,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     delay: float = 0.0  # spectators only: CAISHEN_SPECTATOR_DELAY
     in_group: bool = False  # joined self.group
     present: bool = False  # counted at the table (a seat's connection, or a watcher)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels runs close_old_connections() before every message: a hop to the process's one
+        # database thread, queued behind every table's steps, for every frame to every socket.
+        # All database work here goes through database_sync_to_async, which already does that
+        # around each call, so the hop is skipped (docs/performance.md).
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         if backend_name() == "inprocess":  # with Celery timers no daphne process runs a sweeper
