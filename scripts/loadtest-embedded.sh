@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Measure the embedded mode (docs/performance.md): a fresh SQLite database, one daphne on
+# 127.0.0.1:$PORT with the shipped settings, then `manage.py loadtest` against it.
+#   scripts/loadtest-embedded.sh TABLES [SECONDS]        e.g. scripts/loadtest-embedded.sh 100 30
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+TABLES="${1:?usage: $0 TABLES [SECONDS]}"
+SECONDS_MEASURED="${2:-30}"
+PORT="${PORT:-8130}"
+WORK="$(mktemp -d /tmp/caishen-load.XXXXXX)"
+export DATABASE_URL="sqlite:///$WORK/db.sqlite3" DJANGO_DEBUG=0 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost \
+    DJANGO_SECRET_KEY="load-test-$(date +%s)-not-secret-but-long-enough"
+.venv/bin/python manage.py migrate --noinput -v0
+.venv/bin/daphne -b 127.0.0.1 -p "$PORT" mahjong_platform.asgi:application >"$WORK/daphne.log" 2>&1 &
+DAPHNE=$!
+trap 'kill "$DAPHNE" 2>/dev/null; sleep 2; kill -9 "$DAPHNE" 2>/dev/null; rm -rf "$WORK"' EXIT
+sleep 3
+.venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" --url "http://127.0.0.1:$PORT" 2>&1 \
+    | grep -v " INFO "
