@@ -48,6 +48,9 @@ class Table(models.Model):
     # The pre-hand questions of the next hand (买底/顶底, 飘) while they are being answered:
     # {"questions": [PreHandQuestion...], "index": current, "answers": {chair: answer}}.
     pre_hand = models.JSONField(null=True, blank=True)
+    # chair -> wallet units won or lost over the table's settled hands; kept by settlement
+    # (games.services.settle_hand) so that every step's frames need not add up the hands again.
+    scores = models.JSONField(default=dict, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "is_private"])]

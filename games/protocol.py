@@ -67,12 +67,9 @@ def seat_list(seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def match_scores(table: Table) -> dict[str, int]:
-    """Wallet units won or lost per chair over the finished hands of this match."""
-    totals = {str(p): 0 for p in range(4)}
-    for deltas in Hand.objects.filter(table=table, settled=True).values_list("deltas", flat=True):
-        for chair, units in (deltas or {}).items():
-            totals[chair] = totals.get(chair, 0) + int(units)
-    return totals
+    """Wallet units won or lost per chair over the finished hands of this match (kept on the
+    table row by settlement: no query on the hot path)."""
+    return {str(p): int((table.scores or {}).get(str(p), 0)) for p in range(4)}
 
 
 def table_info(table: Table) -> dict[str, Any]:

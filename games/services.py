@@ -531,6 +531,10 @@ def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
             out[str(chair)] = (result.deltas[row.engine_seat(chair)] - int(prepaid.get(str(chair), 0))) * stake
         else:
             out[str(chair)] = moved.get(wallet_id, 0)
+    # The match's running scores, shown in every frame (the caller saves the table row, which
+    # every path here holds locked: the step's or the settlement's own lock on the hand).
+    table = row.table
+    table.scores = {c: int((table.scores or {}).get(c, 0)) + int(out.get(c, 0)) for c in ("0", "1", "2", "3")}
     return out
 
 
@@ -549,6 +553,7 @@ def settle_finished_hand(hand_id: int) -> bool:
         row.deltas = settle_hand(row, Result.from_json(row.result), list(row.table.seats.all()))
         row.settled = True
         row.save(update_fields=["deltas", "settled"])
+        row.table.save(update_fields=["scores"])
         _table_changed(row.table)
         return True
 

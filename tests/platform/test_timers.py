@@ -186,3 +186,43 @@ def test_timer_scheduled_on_commit_inside_sync_to_async_fires() -> None:
     # uses its single-thread executor and marks the context (the path the bug lived on).
     asyncio.run(run())
     assert Hand.objects.get(pk=hand.pk).seq == hand.seq + 1
+
+
+def _play_out(table: Table) -> None:
+    """Time out every decision until the match is over (the owner's turns default, bots play)."""
+    for _ in range(3000):
+        table.refresh_from_db()
+        hand = Hand.objects.filter(table=table).order_by("-number").first()
+        assert hand is not None
+        if table.status == Table.FINISHED and hand.status == Hand.FINISHED:
+            return
+        overdue(hand)
+        services.wake("hand", hand.pk, hand.seq)
+    raise AssertionError("the match did not end")
+
+
+def _summed(table: Table) -> dict[str, int]:
+    totals = {str(p): 0 for p in range(4)}
+    for deltas in Hand.objects.filter(table=table, settled=True).values_list("deltas", flat=True):
+        for chair, units in (deltas or {}).items():
+            totals[chair] += int(units)
+    return totals
+
+
+@pytest.mark.parametrize("settlement", ["inline", "celery"])
+def test_the_tables_running_scores_are_the_sum_of_its_settled_hands(settings: Any, settlement: str) -> None:
+    from mahjong_platform.celery import app
+
+    settings.CAISHEN_SETTLEMENT = settlement
+    app.conf.task_always_eager = True
+    try:
+        table, _ = started_table(hands=3)
+        _play_out(table)
+    finally:
+        app.conf.task_always_eager = False
+    table.refresh_from_db()
+    assert Hand.objects.filter(table=table, settled=True).count() == 3
+    assert table.scores == _summed(table)
+    assert sum(table.scores.values()) == 0  # bots play for the house: still a zero-sum table
+    frame_scores = services.state_for(table, None)["table"]["scores"]
+    assert frame_scores == table.scores
