@@ -12,8 +12,8 @@ import logging
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 

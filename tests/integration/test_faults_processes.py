@@ -61,8 +61,8 @@ rigged = {rigged}
 if rigged:
     engine = get_variant("zhejiang_caishen").rigged_hand(
         [parse_tiles(rigged[s]) for s in "ESWN"], parse_tiles("3m")[0], [], [])
-    original = services.start_match
-    services.start_match = lambda t, first_hand=None: original(t, engine)
+    original = services.match.start_match
+    services.match.start_match = lambda t, first_hand=None: original(t, engine)
 for name in people:
     services.set_ready(table.pk, users[name])
 cookies = {{}}

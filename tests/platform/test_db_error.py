@@ -52,13 +52,13 @@ def start(players: list[Any]) -> Hand:
     for p in players:
         services.sit(table.pk, p)
     engine = rigged()  # live_helpers.GOLDEN: E discards 6s and S wins on it
-    original = services.start_match
-    services.start_match = lambda t, first_hand=None: original(t, engine)  # type: ignore[assignment]
+    original = services.match.start_match
+    services.match.start_match = lambda t, first_hand=None: original(t, engine)  # type: ignore[assignment]
     try:
         for p in players:
             services.set_ready(table.pk, p)
     finally:
-        services.start_match = original
+        services.match.start_match = original
     hand = Hand.objects.get(table=table)
     seq = services.submit(hand.pk, players[0], {"do": "discard", "tile": "6s"}, hand.seq)
     services.submit(hand.pk, players[2], {"do": "pung"}, seq)  # W answers first; S's win still wins

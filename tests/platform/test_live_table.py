@@ -106,12 +106,12 @@ def test_four_seats_play_a_rigged_hand_to_settlement(players: list[Any]) -> None
         def ready_all() -> None:
             for p in players[:3]:
                 services.set_ready(table.pk, p)
-            original = services.start_match
-            services.start_match = lambda t, first_hand=None: original(t, rigged())  # type: ignore[assignment]
+            original = services.match.start_match
+            services.match.start_match = lambda t, first_hand=None: original(t, rigged())  # type: ignore[assignment]
             try:
                 services.set_ready(table.pk, players[3])
             finally:
-                services.start_match = original  # type: ignore[assignment]
+                services.match.start_match = original  # type: ignore[assignment]
 
         await database_sync_to_async(ready_all)()
         for c in [*clients, watcher]:
@@ -218,12 +218,12 @@ def test_seats_without_a_claim_pass_after_one_uniform_pause(players: list[Any], 
     table = seated_table(players)
     for p in players[:3]:
         services.set_ready(table.pk, p)
-    original = services.start_match
-    services.start_match = lambda t, first_hand=None: original(t, rigged())  # type: ignore[assignment]
+    original = services.match.start_match
+    services.match.start_match = lambda t, first_hand=None: original(t, rigged())  # type: ignore[assignment]
     try:
         services.set_ready(table.pk, players[3])
     finally:
-        services.start_match = original  # type: ignore[assignment]
+        services.match.start_match = original  # type: ignore[assignment]
     hand = Hand.objects.get(table=table)
     services.submit(hand.pk, players[0], {"do": "discard", "tile": "C"}, hand.seq)
     hand.refresh_from_db()

@@ -126,7 +126,7 @@ def test_the_sweeper_settles_a_hand_whose_settlement_task_was_lost(settings: Any
 
     settings.CAISHEN_SETTLEMENT = "celery"
     lost: list[int] = []
-    monkeypatch.setattr(services, "_queue_settlement", lost.append)  # the broker loses the task
+    monkeypatch.setattr(services.settlement, "_queue_settlement", lost.append)  # the broker loses the task
     table, owner = started_table()
     for _ in range(300):
         hand = Hand.objects.filter(table=table).order_by("-number").first()

@@ -55,7 +55,7 @@ def play_out(round_tables: list[Table]) -> None:
             table.refresh_from_db()
             if table.ready_deadline is not None:
                 Table.objects.filter(pk=table.pk).update(ready_deadline=past)
-                games.wake("table", table.pk, games._token(past))
+                games.wake("table", table.pk, games.deadline_token(past))
     raise AssertionError("the round never finished")
 
 

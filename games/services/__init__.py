@@ -1,0 +1,77 @@
+"""The live-table services: the only code that changes tables, seats and hands.
+
+One module per concern; callers use this package (``from games import services``):
+
+* ``lobby`` — creating tables, sitting down and standing up, bots, readiness and its countdown;
+* ``match`` — starting a match, the rule set's pre-hand questions (买底/顶底, 飘), dealing;
+* ``play`` — the one write path of a running hand: :func:`submit` (a player's command) and
+  :func:`wake` (a timer asking) lock the row, check ``seq``, apply the engine, save ``seq + 1``,
+  log, and on commit fan out and schedule the next deadline (DESIGN.md §4);
+* ``settlement`` — booking finished hands into wallets, idempotently, and the sweeper's marks;
+* ``presence`` — sockets coming and going, 托管 after disconnects, walking out (逃跑);
+* ``reads`` — snapshots for sockets;
+* ``common`` — the refusal, settings, the table-changed signal.
+
+Modules call each other through their module (``match.start_match(...)``), so a test replaces a
+function where it lives (``monkeypatch.setattr(services.match, "start_match", ...)``).
+"""
+
+from __future__ import annotations
+
+from games.services import lobby, match, play, presence, reads, settlement
+from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token, setting
+from games.services.lobby import add_bots, create_table, min_balance, set_ready, sit, stand
+from games.services.match import SEED_PROVIDERS, begin_hand, choose, provided_seed, start_hand, start_match
+from games.services.play import STEP_FIELDS, _decoded, _engine, _locked_hand, _Step, due_wakeups, submit, wake
+from games.services.presence import leave_match, set_connected
+from games.services.reads import current_hand, state_for
+from games.services.settlement import (
+    last_sweep,
+    record_sweep,
+    settle_finished_hand,
+    settle_hand,
+    unsettled_hands,
+)
+
+__all__ = [
+    "AUTO_AFTER_DISCONNECTS",
+    "AUTO_AFTER_TIMEOUTS",
+    "SEED_PROVIDERS",
+    "STEP_FIELDS",
+    "Refused",
+    "_Step",
+    "_decoded",
+    "_engine",
+    "_locked_hand",
+    "add_bots",
+    "begin_hand",
+    "choose",
+    "create_table",
+    "current_hand",
+    "deadline_token",
+    "due_wakeups",
+    "last_sweep",
+    "leave_match",
+    "lobby",
+    "match",
+    "min_balance",
+    "play",
+    "presence",
+    "provided_seed",
+    "reads",
+    "record_sweep",
+    "set_connected",
+    "set_ready",
+    "setting",
+    "settlement",
+    "settle_finished_hand",
+    "settle_hand",
+    "sit",
+    "stand",
+    "start_hand",
+    "start_match",
+    "state_for",
+    "submit",
+    "unsettled_hands",
+    "wake",
+]

@@ -1,0 +1,363 @@
+"""The one write path of a running hand (DESIGN.md §4).
+
+Every change to a running hand goes through :func:`submit` (a player's command) or :func:`wake`
+(a timer asking).  Both lock the hand's row, check ``seq`` and the deadline, apply the engine, let
+bots and 托管 seats answer, save the snapshot with ``seq + 1``, append the events to the log,
+and — on commit only — fan the rendered frames out and schedule the next deadline.  A timer
+never owns state: a stale or early wake-up changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import fanout, timers
+from games.engine.bots import GreedyBot
+from games.engine.hand import CLAIM, ENDED
+from games.engine.hand import Hand as EngineHand
+from games.engine.state import PASS, Action, IllegalAction
+from games.engine.tiles import TileNotationError
+from games.engine.variants import get_variant
+from games.engine_cache import ENGINES
+from games.models import Hand, HandAction, HandEvent, Seat, Table
+from games.protocol import parse_action
+from games.services import match, settlement
+from games.services.common import (
+    AUTO_AFTER_TIMEOUTS,
+    Refused,
+    announce_table_change,
+    deadline_token,
+    log,
+    setting,
+)
+
+# What a step may change on the hand's row (the rest is fixed at the deal, or, like ``prepaid``,
+# written by its own service): saving only these keeps the hot path's UPDATE small.
+STEP_FIELDS = [
+    "seq",
+    "snapshot",
+    "deadline_at",
+    "window_opened_at",
+    "status",
+    "result",
+    "deltas",
+    "settled",
+    "finished_at",
+]
+
+
+@dataclass
+class _Step:
+    """One command's work on a locked hand: engine changes collected, saved once."""
+
+    row: Hand
+    engine: EngineHand
+    seats: list[Seat]
+    events: list[Any] = field(default_factory=list)
+    now: datetime = field(default_factory=timezone.now)
+    # (action, number of events it produced): the HandAction log that replays need.
+    actions: list[tuple[Action, int]] = field(default_factory=list)
+
+    def seat_at(self, engine_seat: int) -> Seat:
+        return self.seats[self.row.position_of(engine_seat)]
+
+    def automatic(self, engine_seat: int) -> bool:
+        s = self.seat_at(engine_seat)
+        return s.is_bot or s.auto_play or s.left
+
+    def pending(self) -> list[int]:
+        """Engine seats that owe a decision now: whoever has a legal action (claim windows,
+        the player whose turn it is, and any question a rule set puts, such as 漳州's 抢金)."""
+        e = self.engine
+        if e.phase == ENDED:
+            return []
+        return [s for s in range(4) if e.legal_actions(s)]
+
+    def apply(self, action: Action) -> None:
+        events = self.engine.apply(action)
+        self.events.extend(events)
+        self.actions.append((action, len(events)))
+        if self.engine.phase == CLAIM and any(e.kind in ("discard", "add_kong") for e in events):
+            self.row.window_opened_at = self.now
+
+    def has_claim(self, engine_seat: int) -> bool:
+        """Does this seat hold a real choice (more than a pass): a claim in the open window,
+        or an option in a rule set's prompt (漳州 抢金, 抢暗杠)?"""
+        prompt = self.engine.variant.prompt(self.engine)
+        if prompt is not None and prompt.get(engine_seat):
+            return True
+        window = self.engine.window
+        return window is not None and bool(window.options.get(engine_seat))
+
+    def bot_action(self, engine_seat: int) -> Action:
+        rng = random.Random(f"{self.row.seed}:{self.engine.seq}:{engine_seat}")
+        return GreedyBot().choose(self.engine, engine_seat, rng)
+
+    def advance(self) -> None:
+        """Let the rules, bots and 托管 seats act until a person must decide (or a pause is due)."""
+        bot_delay = float(setting("CAISHEN_BOT_DELAY", 0.8))
+        for _ in range(1000):
+            pending = self.pending()
+            if not pending:
+                break
+            forced = [a for s in pending if (a := self.engine.variant.forced_action(self.engine, s)) is not None]
+            if forced:
+                self.apply(forced[0])
+                continue
+            people = [s for s in pending if not self.automatic(s)]
+            if people:
+                # Bots answer a claim window at once (their answers are private); people get the clock.
+                for s in pending:
+                    if self.automatic(s):
+                        self.apply(self.bot_action(s))
+                if self.pending() != people:
+                    continue
+                if self.engine.phase != CLAIM:
+                    self.row.deadline_at = self.now + timedelta(seconds=self.row.table.turn_seconds)
+                    return
+                if any(self.has_claim(s) for s in people):
+                    self.row.deadline_at = self.now + timedelta(seconds=self.row.table.claim_seconds)
+                    return
+                # Claim protection: every discard opens a window for every seat, and seats with
+                # nothing to claim pass after one uniform pause, so the pace of play does not
+                # tell who holds a claim.
+                until = (self.row.window_opened_at or self.now) + timedelta(
+                    seconds=float(setting("CAISHEN_DISCARD_PAUSE", 0.6))
+                )
+                if self.now < until:
+                    self.row.deadline_at = until
+                    return
+                for s in people:
+                    self.apply(Action(s, PASS))
+                continue
+            if bot_delay > 0:
+                self.row.deadline_at = self.now + timedelta(seconds=bot_delay)
+                return
+            self.apply(self.bot_action(pending[0]))
+        if self.engine.phase == ENDED:
+            self.finish()
+
+    def finish(self) -> None:
+        """Settle the ended hand and prepare the match's next one."""
+        row, table = self.row, self.row.table
+        result = self.engine.result
+        assert result is not None
+        row.status = Hand.FINISHED
+        row.finished_at = self.now
+        row.result = result.to_json()
+        if setting("CAISHEN_SETTLEMENT", "inline") == "celery":
+            hand_id = row.pk
+            transaction.on_commit(lambda: settlement._queue_settlement(hand_id), robust=True)
+        else:
+            row.deltas = settlement.settle_hand(row, result, self.seats)
+            row.settled = True
+        rules = get_variant(table.variant)
+        table.dealer_position = (table.dealer_position + rules.next_dealer_offset(result)) % 4
+        table.context = rules.next_context(result, table.context)
+        table.hands_played += 1
+        if table.hands_played >= table.hands_total:
+            table.status = Table.FINISHED
+            row.deadline_at = None
+        else:
+            row.deadline_at = self.now + timedelta(seconds=setting("CAISHEN_BETWEEN_HANDS_SECONDS", 6))
+        table.save()
+
+    def save(self) -> None:
+        row = self.row
+        row.seq += 1
+        row.snapshot = self.engine.to_json()
+        if row.status == Hand.PLAYING and not self.pending():
+            row.deadline_at = None
+        row.save(update_fields=STEP_FIELDS)
+        HandEvent.objects.bulk_create(
+            [
+                HandEvent(hand=row, seq=row.seq, index=i, kind=e.kind, event=e.to_json())
+                for i, e in enumerate(self.events)
+            ]
+        )
+        HandAction.objects.bulk_create(
+            [
+                HandAction(hand=row, seq=row.seq, index=i, action=a.to_json(), event_count=n)
+                for i, (a, n) in enumerate(self.actions)
+            ]
+        )
+        frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
+        # robust: the move is committed; a failing broker or layer afterwards must not skip the
+        # other callbacks (clients resync on the gap; the sweepers catch lost timers and settlements).
+        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames), robust=True)
+        engine, seq = self.engine, row.seq
+        transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
+        if row.deadline_at is not None:
+            timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
+        log.info(
+            "hand step",
+            extra={"table": row.table_id, "hand": row.pk, "seq": row.seq, "events": len(self.events)},
+        )
+
+
+def _locked_hand(hand_id: int) -> Hand:
+    """The hand's row, locked; the snapshot column is read only when the engine cache misses."""
+    try:
+        return Hand.objects.select_for_update().select_related("table").defer("snapshot").get(pk=hand_id)
+    except Hand.DoesNotExist:
+        raise Refused("no such hand") from None
+
+
+def _step_seats(table: Table, lock: bool = True) -> list[Seat]:
+    """The table's four seats, locked unless ``lock`` is false (the frames' names come from
+    games.names, not from a join here: this query runs on every step)."""
+    seats = table.seats.all()
+    return list(seats.select_for_update() if lock else seats)
+
+
+def _engine(row: Hand) -> EngineHand:
+    """The engine at ``row.seq``: from this process's cache when it holds that very seq, else
+    decoded from the row.  The cache entry is taken out here and put back only after a commit
+    (``_Step.save``), so a step that fails part-way cannot leave a half-applied engine behind,
+    and a step applied by another process (a new seq) is never mistaken for this one."""
+    engine = ENGINES.take(row.pk, row.seq, row.seed)
+    if engine is None:
+        snapshot = row.snapshot if "snapshot" in row.__dict__ else _snapshot_of(row.pk)
+        engine = EngineHand.from_json(snapshot)
+        engine.open_empty_windows = True  # claim protection: see _Step.advance
+    return engine
+
+
+def _decoded(row: Hand) -> EngineHand:
+    """The engine for reading only (snapshots, the escape rule): decoded, the cache untouched."""
+    engine = EngineHand.from_json(row.snapshot)
+    engine.open_empty_windows = True
+    return engine
+
+
+def _snapshot_of(hand_id: int) -> dict[str, Any]:
+    return dict(Hand.objects.filter(pk=hand_id).values_list("snapshot", flat=True).get())
+
+
+def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
+    """A player's command on the hand at ``seq``.  Returns the new seq; raises Refused."""
+    with transaction.atomic():
+        row = _locked_hand(hand_id)
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise Refused("a command must carry the seq it answers")
+        if seq != row.seq:
+            raise Refused(f"stale command: the table is at seq {row.seq}, not {seq}")
+        if row.status != Hand.PLAYING:
+            raise Refused("the hand is over")
+        seats = _step_seats(row.table)
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise Refused("you do not sit at this table")
+        engine = _engine(row)
+        engine_seat = row.engine_seat(seat.position)
+        try:
+            action = parse_action(command, engine_seat)
+        except (ValueError, TileNotationError) as exc:
+            raise Refused(f"malformed command: {exc}") from None
+        step = _Step(row, engine, seats)
+        try:
+            step.apply(action)
+        except IllegalAction as exc:
+            raise Refused(str(exc)) from None
+        if seat.auto_play or seat.timeouts:
+            seat.auto_play = False  # 托管 ends when the player acts again
+            seat.timeouts = 0
+            seat.save(update_fields=["auto_play", "timeouts"])
+        step.advance()
+        step.save()
+        log.info(
+            "command",
+            extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": row.seq, "do": action.kind},
+        )
+        return row.seq
+
+
+def wake(kind: str, obj_id: int, token: int) -> bool:
+    """A timer asks.  Returns whether anything changed (stale or early wake-ups change nothing)."""
+    if kind == "table":
+        return _wake_table(obj_id, token)
+    with transaction.atomic():
+        try:
+            row = _locked_hand(obj_id)
+        except Refused:
+            return False
+        now = timezone.now()
+        if row.seq != token or row.deadline_at is None or now < row.deadline_at:
+            return False
+        table = row.table
+        if row.status == Hand.FINISHED:
+            row.deadline_at = None
+            row.save(update_fields=["deadline_at"])
+            table = Table.objects.select_for_update().get(pk=table.pk)
+            if (
+                table.status == Table.PLAYING
+                and table.pre_hand is None
+                and not table.hands.filter(number=row.number + 1).exists()
+            ):
+                match.begin_hand(table)
+            return True
+        seats = _step_seats(table)
+        step = _Step(row, _engine(row), seats, now=now)
+        for engine_seat in step.pending():
+            if step.engine.phase == ENDED:
+                break
+            if step.automatic(engine_seat):
+                step.apply(step.bot_action(engine_seat))
+                continue
+            default = step.engine.timeout_action(engine_seat)
+            if default is None:
+                continue
+            counts_as_timeout = step.engine.phase != CLAIM or step.has_claim(engine_seat)
+            step.apply(default)
+            if not counts_as_timeout:
+                continue  # the uniform pass of a seat with nothing to claim
+            seat = step.seat_at(engine_seat)
+            seat.timeouts += 1
+            if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
+                seat.auto_play = True
+            seat.save(update_fields=["timeouts", "auto_play"])
+        step.advance()
+        step.save()
+        return True
+
+
+def _wake_table(table_id: int, token: int) -> bool:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None or table.ready_deadline is None:
+            return False
+        now = timezone.now()
+        if deadline_token(table.ready_deadline) != token or now < table.ready_deadline:
+            return False
+        question = match._current_question(table)
+        if table.status == Table.PLAYING and question is not None and table.pre_hand is not None:
+            # Whoever did not answer in time takes the default answer.
+            for wind in question.seats:
+                table.pre_hand["answers"].setdefault(str((wind + table.dealer_position) % 4), question.default)
+            match._advance_pre_hand(table, now)
+            return True
+        if table.status != Table.WAITING:
+            return False
+        for seat in table.seats.select_for_update().filter(user__isnull=False, ready=False):
+            seat.user = None
+            seat.save(update_fields=["user"])
+        table.ready_deadline = None
+        table.save(update_fields=["ready_deadline"])
+        announce_table_change(table)
+        return True
+
+
+def due_wakeups(now: datetime | None = None) -> list[tuple[str, int, int]]:
+    """Every deadline that has passed: the sweeper's safety net for lost timers."""
+    now = now or timezone.now()
+    hands = Hand.objects.filter(deadline_at__lte=now).values_list("pk", "seq")
+    waiting = Table.objects.filter(ready_deadline__lte=now).values_list("pk", "ready_deadline")
+    tables = [(pk, at) for pk, at in waiting if at is not None]
+    return [("hand", pk, seq) for pk, seq in hands] + [("table", pk, deadline_token(at)) for pk, at in tables]

@@ -1,0 +1,24 @@
+"""Read-only views of a table for a socket's snapshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from games.models import Hand, Table
+from games.protocol import render_state
+from games.services import play
+
+
+def current_hand(table: Table) -> Hand | None:
+    return table.hands.order_by("-number").first()
+
+
+def state_for(table: Table, user: User | None) -> dict[str, Any]:
+    """The full snapshot a client gets on connect or resync."""
+    seats = list(table.seats.select_related("user__profile"))
+    position = next((s.position for s in seats if user is not None and s.user_id == user.pk), None)
+    row = current_hand(table)
+    engine = play._decoded(row) if row is not None else None
+    return render_state(table, seats, row, engine, position)

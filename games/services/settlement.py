@@ -1,0 +1,90 @@
+"""Booking a finished hand into the wallets (inline, or by the scaled mode's Celery task), idempotently."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Wallet
+from accounts.services import settle, system_wallet
+from games.engine.state import Result
+from games.models import Hand, Seat
+from games.services import play
+from games.services.common import (
+    announce_table_change,
+)
+
+
+def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
+    """Book the hand into wallets: engine points × stake; bots play for the house (system wallet).
+
+    Returns the units each chair actually moved (after the cap for losses larger than a balance).
+    """
+    stake = int(row.table.stake)
+    by_wallet: dict[int, int] = {}
+    chair_wallet: dict[int, int] = {}
+    house = system_wallet()
+    prepaid = row.prepaid or {}
+    for engine_seat, points in enumerate(result.deltas):
+        chair = row.position_of(engine_seat)
+        points -= int(prepaid.get(str(chair), 0))  # 杠分 a leaver already settled
+        seat = seats[chair]
+        wallet_id = house.pk if seat.is_bot or seat.user_id is None else Wallet.objects.get(user_id=seat.user_id).pk
+        chair_wallet[chair] = wallet_id
+        by_wallet[wallet_id] = by_wallet.get(wallet_id, 0) + points * stake
+    entries = settle(f"hand:{row.pk}", by_wallet, note=f"table {row.table_id} hand {row.number}")
+    moved = {e.wallet_id: e.amount for e in entries}
+    out: dict[str, int] = {}
+    for chair, wallet_id in chair_wallet.items():
+        if wallet_id == house.pk:
+            out[str(chair)] = (result.deltas[row.engine_seat(chair)] - int(prepaid.get(str(chair), 0))) * stake
+        else:
+            out[str(chair)] = moved.get(wallet_id, 0)
+    # The match's running scores, shown in every frame (the caller saves the table row, which
+    # every path here holds locked: the step's or the settlement's own lock on the hand).
+    table = row.table
+    table.scores = {c: int((table.scores or {}).get(c, 0)) + int(out.get(c, 0)) for c in ("0", "1", "2", "3")}
+    return out
+
+
+def _queue_settlement(hand_id: int) -> None:
+    from games.tasks import settle_task
+
+    settle_task.delay(hand_id)
+
+
+def settle_finished_hand(hand_id: int) -> bool:
+    """Settle a finished hand that is not settled yet (the scaled mode's Celery task).  Idempotent."""
+    with transaction.atomic():
+        row = play._locked_hand(hand_id)
+        if row.status != Hand.FINISHED or row.settled or row.result is None:
+            return False
+        row.deltas = settle_hand(row, Result.from_json(row.result), list(row.table.seats.all()))
+        row.settled = True
+        row.save(update_fields=["deltas", "settled"])
+        row.table.save(update_fields=["scores"])
+        announce_table_change(row.table)
+        return True
+
+
+def unsettled_hands(older_than: float = 10.0) -> list[int]:
+    """Finished hands still unsettled a while after they ended: their settlement task was lost
+    (a broker restart, a worker killed before acking).  Settling is idempotent, so the sweeper
+    simply settles them again."""
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    return list(
+        Hand.objects.filter(status=Hand.FINISHED, settled=False, finished_at__lte=cutoff).values_list("pk", flat=True)
+    )
+
+
+def record_sweep() -> None:
+    """Remember when the deadline sweeper last ran (health checks read it)."""
+    cache.set("caishen:last_sweep", timezone.now().isoformat(), timeout=None)
+
+
+def last_sweep() -> str | None:
+    value = cache.get("caishen:last_sweep")
+    return str(value) if value else None
