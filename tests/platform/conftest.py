@@ -24,3 +24,13 @@ def fresh_cache():
     cache.clear()
     ENGINES.clear()
     names.forget()
+
+
+@pytest.fixture
+def instant_play(settings):
+    # Live-table tests: bots answer, passes land and nothing sweeps unless the test says so;
+    # timers in process (the embedded mode's), whatever the environment selects.
+    settings.CAISHEN_BOT_DELAY = 0
+    settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_SWEEP_SECONDS = 0
+    settings.CAISHEN_TIMERS = "inprocess"

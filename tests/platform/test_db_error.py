@@ -27,17 +27,9 @@ from games.models import Hand, HandAction, HandEvent, Table
 from games.routing import websocket_urlpatterns
 from tests.platform.live_helpers import rigged
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
 APP = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-def live_settings(settings: Any) -> None:
-    settings.CAISHEN_BOT_DELAY = 0
-    settings.CAISHEN_DISCARD_PAUSE = 0
-    settings.CAISHEN_SWEEP_SECONDS = 0
-    settings.CAISHEN_TIMERS = "inprocess"
 
 
 @pytest.fixture

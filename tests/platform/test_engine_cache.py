@@ -19,14 +19,7 @@ from games.engine_cache import ENGINES, EngineCache
 from games.models import Hand
 from tests.platform.live_helpers import started, started_rigged
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def live_settings(settings: Any) -> None:
-    settings.CAISHEN_BOT_DELAY = 0
-    settings.CAISHEN_DISCARD_PAUSE = 0
-    settings.CAISHEN_SWEEP_SECONDS = 0
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
 
 def one_step(hand: Hand, users: list[Any]) -> int:

@@ -11,14 +11,7 @@ from django.utils import timezone
 from games import services
 from games.models import Hand, Table
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def live_settings(settings: Any) -> None:
-    settings.CAISHEN_BOT_DELAY = 0
-    settings.CAISHEN_DISCARD_PAUSE = 0
-    settings.CAISHEN_SWEEP_SECONDS = 0
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_play")]
 
 
 def four_people(variant: str) -> tuple[Table, list[Any]]:

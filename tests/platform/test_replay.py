@@ -15,17 +15,9 @@ from games.engine.tiles import parse_tiles
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, HandAction, Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_play")]
 
 HANDS_PER_VARIANT = 6
-
-
-@pytest.fixture(autouse=True)
-def live_settings(settings: Any) -> None:
-    settings.CAISHEN_BOT_DELAY = 0
-    settings.CAISHEN_DISCARD_PAUSE = 0
-    settings.CAISHEN_SWEEP_SECONDS = 0
-    settings.CAISHEN_TIMERS = "inprocess"
 
 
 @pytest.fixture

@@ -16,14 +16,7 @@ from games import services
 from games.models import Hand, Table
 from games.timers import InProcessTimers
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def live_settings(settings: Any) -> None:
-    settings.CAISHEN_BOT_DELAY = 0
-    settings.CAISHEN_DISCARD_PAUSE = 0
-    settings.CAISHEN_SWEEP_SECONDS = 0
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
 
 def started_table(hands: int = 1) -> tuple[Table, Any]:
@@ -128,14 +121,8 @@ def test_the_sweeper_settles_a_hand_whose_settlement_task_was_lost(settings: Any
     lost: list[int] = []
     monkeypatch.setattr(services.settlement, "_queue_settlement", lost.append)  # the broker loses the task
     table, owner = started_table()
-    for _ in range(300):
-        hand = Hand.objects.filter(table=table).order_by("-number").first()
-        assert hand is not None
-        if hand.status == Hand.FINISHED:
-            break
-        overdue(hand)
-        services.wake("hand", hand.pk, hand.seq)
-    hand.refresh_from_db()
+    _play_out(table)
+    hand = Hand.objects.get(table=table)
     assert hand.status == Hand.FINISHED and not hand.settled and lost == [hand.pk]
     sweep_task()
     hand.refresh_from_db()
