@@ -29,6 +29,8 @@ from typing import Any
 
 import pytest
 
+from games.loadtest.client import choose  # the load test's player: win, else discard, else pass
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.integration
 
@@ -134,14 +136,6 @@ class Player:
 
     def latest(self) -> int:
         return max(self.last_seen.values(), default=0)
-
-
-def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
-    for wanted in ("win", "discard", "pass"):
-        for action in legal:
-            if action.get("do") == wanted:
-                return {k: v for k, v in action.items() if k != "seat"}
-    return {k: v for k, v in legal[0].items() if k != "seat"}
 
 
 def match_over(frame: dict[str, Any]) -> bool:
