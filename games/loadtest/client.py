@@ -59,6 +59,9 @@ def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: v for k, v in legal[0].items() if k != "seat"}
 
 
+HEARTBEAT_SECONDS = 10.0  # as the browser (static/js/net.js): a ping with the last seq seen
+
+
 class SeatClient:
     def __init__(self, seat: Seat, url: str, origin: str, stats: Stats, think: float, rng: random.Random) -> None:
         self.seat, self.url, self.origin, self.stats, self.think, self.rng = seat, url, origin, stats, think, rng
@@ -85,8 +88,12 @@ class SeatClient:
                 ) as ws:
                     self.ws = ws
                     self.opened.set()
-                    async for raw in ws:
-                        self.on_frame(json.loads(raw), time.perf_counter())
+                    beat = asyncio.ensure_future(self._heartbeat())
+                    try:
+                        async for raw in ws:
+                            self.on_frame(json.loads(raw), time.perf_counter())
+                    finally:
+                        beat.cancel()
                 return
             except Exception as exc:
                 if self.stopping:
@@ -140,6 +147,17 @@ class SeatClient:
         except Exception:
             if not self.stopping:
                 self.stats.errors += 1
+
+    async def _heartbeat(self) -> None:
+        """The browser's heartbeat, so the server carries its load too (first one at a random
+        point of the interval, as browsers opened at different times would)."""
+        await asyncio.sleep(HEARTBEAT_SECONDS * self.rng.random())
+        while not self.stopping and self.ws is not None:
+            try:
+                await self.ws.send(json.dumps({"type": "ping", "seq": self.latest[1]}))
+            except Exception:
+                return
+            await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def resync(self) -> None:
         if self.ws is not None:

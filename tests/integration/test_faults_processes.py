@@ -433,9 +433,13 @@ def test_a_killed_daphne_process_loses_nothing(private_topology: Any) -> None:
     people = {"kill_alice": 0, "kill_carol": 1, "kill_bob": 2}
     setup = setup_table(topo, people)
     table = setup["table"]
-    alice = Player("kill_alice", 0, "web1", setup["cookies"]["kill_alice"], hold_from_seq=8)
-    carol = Player("kill_carol", 1, "web1", setup["cookies"]["kill_carol"])
-    bob = Player("kill_bob", 2, "web2", setup["cookies"]["kill_bob"])
+    # With the browser's heartbeat (faster here): a client that missed the last frame before its
+    # turn learns the seq from the pong's snapshot instead of waiting out its turn.  (Once, in a
+    # loaded CI run, a client without it waited 20 s for a frame after seq 187; the dump below
+    # says what each client saw if that happens again.)
+    alice = Player("kill_alice", 0, "web1", setup["cookies"]["kill_alice"], heartbeat=3.0, hold_from_seq=8)
+    carol = Player("kill_carol", 1, "web1", setup["cookies"]["kill_carol"], heartbeat=3.0)
+    bob = Player("kill_bob", 2, "web2", setup["cookies"]["kill_bob"], heartbeat=3.0)
     players = [alice, carol, bob]
     web1 = topo.processes["web1"]
     seen: dict[str, Any] = {}
@@ -465,6 +469,11 @@ def test_a_killed_daphne_process_loses_nothing(private_topology: Any) -> None:
 
     try:
         asyncio.run(run())
+    except BaseException:
+        for p in players:  # what each client saw last, for whoever reads a failure
+            tail = [(f.get("type"), (f.get("hand") or {}).get("seq"), f.get("reason")) for f in p.frames[-6:]]
+            print(f"{p.name} on {p.web}: last frames {tail}; sent {p.sent[-3:]}; refused {p.refused[-3:]}")
+        raise
     finally:
         if web1.proc is None or web1.proc.poll() is not None:
             web1.start()
