@@ -241,6 +241,10 @@ def scaled_env(
         "CAISHEN_DISCARD_PAUSE": "0.05",
         "CAISHEN_BETWEEN_HANDS_SECONDS": "0.3",
         "CAISHEN_SWEEP_SECONDS": "1",
+        # The hands here run at ~20× a human pace (the delays above): a client answers a claim
+        # window or a turn every few tens of milliseconds, past the human-pace socket limit
+        # (20 messages/s), which would answer "slow down" and drop the command.
+        "CAISHEN_SOCKET_RATE": "400",
         "CAISHEN_STARTING_GRANT": "1000",
         "CELERY_CONCURRENCY": "2",
         "WEB1_PORT": str(ports["web1"]),

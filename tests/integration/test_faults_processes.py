@@ -433,10 +433,10 @@ def test_a_killed_daphne_process_loses_nothing(private_topology: Any) -> None:
     people = {"kill_alice": 0, "kill_carol": 1, "kill_bob": 2}
     setup = setup_table(topo, people)
     table = setup["table"]
-    # With the browser's heartbeat (faster here): a client that missed the last frame before its
-    # turn learns the seq from the pong's snapshot instead of waiting out its turn.  (Once, in a
-    # loaded CI run, a client without it waited 20 s for a frame after seq 187; the dump below
-    # says what each client saw if that happens again.)
+    # With the browser's heartbeat (faster here), as real clients have.  (A client once waited
+    # 20 s here: its command had been dropped by the human-pace socket rate limit, which these
+    # 20×-speed hands exceed — conftest now raises CAISHEN_SOCKET_RATE.  On a failure the dump
+    # below says what each client saw last.)
     alice = Player("kill_alice", 0, "web1", setup["cookies"]["kill_alice"], heartbeat=3.0, hold_from_seq=8)
     carol = Player("kill_carol", 1, "web1", setup["cookies"]["kill_carol"], heartbeat=3.0)
     bob = Player("kill_bob", 2, "web2", setup["cookies"]["kill_bob"], heartbeat=3.0)
