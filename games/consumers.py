@@ -19,7 +19,7 @@ from django.conf import settings
 
 from games import services, spectating
 from games.fanout import public_group, seat_group, table_changed
-from games.models import Hand, Table
+from games.models import Table
 from games.timers import IN_PROCESS, backend_name
 
 MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
@@ -262,7 +262,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # small query) and renders the full state only when the client is behind.  A watcher's
         # view is delayed, so its seq is compared with the delayed state it would get.
         if self.position is not None:
-            current = await database_sync_to_async(self._current_seq)()
+            current = await database_sync_to_async(services.current_seq)(self.table_id)
             if content.get("seq") == current:
                 await self.send_json({"type": "pong", "seq": current})
                 return
@@ -274,9 +274,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json(state)
         else:
             await self.send_json({"type": "pong", "seq": current})
-
-    def _current_seq(self) -> int | None:
-        return Hand.objects.filter(table_id=self.table_id).order_by("-number").values_list("seq", flat=True).first()
 
     # -- group messages ---------------------------------------------------------------
     async def table_frame(self, event: dict[str, Any]) -> None:

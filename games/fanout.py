@@ -176,13 +176,3 @@ def table_changed(table_id: int) -> None:
     """Seats, readiness or the match changed: every socket of the table re-reads its snapshot."""
     groups = [public_group(table_id), *(seat_group(table_id, p) for p in range(4))]
     _send_all([(group, {"type": "table.changed"}) for group in groups])
-
-
-def bind_on_first_request(app: Any) -> Any:
-    """ASGI wrapper: the first request binds the outbox to the server's event loop."""
-
-    async def wrapped(scope: Any, receive: Any, send: Any) -> Any:
-        OUTBOX.bind(asyncio.get_running_loop())
-        return await app(scope, receive, send)
-
-    return wrapped

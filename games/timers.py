@@ -17,7 +17,6 @@ import asyncio
 import contextvars
 import logging
 from datetime import datetime
-from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -99,14 +98,3 @@ class InProcessTimers:
 
 
 IN_PROCESS = InProcessTimers()
-
-
-def bind_on_first_request(app: Any) -> Any:
-    """ASGI wrapper: the first request of any kind binds the in-process timers to the server's loop."""
-
-    async def wrapped(scope: Any, receive: Any, send: Any) -> Any:
-        if backend_name() == "inprocess":
-            IN_PROCESS.bind(asyncio.get_running_loop())
-        return await app(scope, receive, send)
-
-    return wrapped

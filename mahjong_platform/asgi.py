@@ -4,8 +4,10 @@ HTTP goes to Django; WebSocket connections are checked against ALLOWED_HOSTS (Or
 get the session user from AuthMiddlewareStack, and are routed by URL.
 """
 
+import asyncio
 import os
 import sys
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -24,18 +26,30 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games import fanout  # noqa: E402
-from games.timers import bind_on_first_request  # noqa: E402
+from games.fanout import OUTBOX  # noqa: E402
+from games.timers import IN_PROCESS, backend_name  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 
-# The first request binds the in-process timers and the fan-out outbox to daphne's event loop.
-application = fanout.bind_on_first_request(
-    bind_on_first_request(
-        ProtocolTypeRouter(
-            {
-                "http": django_asgi_app,
-                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-            }
-        )
+
+def bound_to_server_loop(app: Any) -> Any:
+    """The first request of any kind binds what must run on daphne's event loop: the fan-out
+    outbox (games/fanout.py) and, in the embedded mode, the in-process timers and their sweeper."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        OUTBOX.bind(loop)
+        if backend_name() == "inprocess":
+            IN_PROCESS.bind(loop)
+        return await app(scope, receive, send)
+
+    return wrapped
+
+
+application = bound_to_server_loop(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
     )
 )

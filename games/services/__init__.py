@@ -24,7 +24,7 @@ from games.services.lobby import add_bots, create_table, min_balance, set_ready,
 from games.services.match import SEED_PROVIDERS, begin_hand, choose, provided_seed, start_hand, start_match
 from games.services.play import STEP_FIELDS, _decoded, _engine, _locked_hand, _Step, due_wakeups, submit, wake
 from games.services.presence import leave_match, set_connected
-from games.services.reads import current_hand, state_for
+from games.services.reads import current_hand, current_seq, state_for
 from games.services.settlement import (
     last_sweep,
     record_sweep,
@@ -48,6 +48,7 @@ __all__ = [
     "choose",
     "create_table",
     "current_hand",
+    "current_seq",
     "deadline_token",
     "due_wakeups",
     "last_sweep",

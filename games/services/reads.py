@@ -15,6 +15,11 @@ def current_hand(table: Table) -> Hand | None:
     return table.hands.order_by("-number").first()
 
 
+def current_seq(table_id: int) -> int | None:
+    """The current hand's seq alone (a heartbeat's check: one small query, no state rendered)."""
+    return Hand.objects.filter(table_id=table_id).order_by("-number").values_list("seq", flat=True).first()
+
+
 def state_for(table: Table, user: User | None) -> dict[str, Any]:
     """The full snapshot a client gets on connect or resync."""
     seats = list(table.seats.select_related("user__profile"))
