@@ -27,6 +27,7 @@ from games.engine.tiles import TileNotationError
 from games.engine.variants import get_variant
 from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, Seat, Table
+from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.protocol import parse_action
 from games.services import match, settlement
 from games.services.common import (
@@ -51,6 +52,18 @@ STEP_FIELDS = [
     "settled",
     "finished_at",
 ]
+
+# The step's queries, compiled once (games.prepared: compiling them on every step cost more than
+# running them).  Hand and its table are locked together, as select_for_update() with
+# select_related() does; the snapshot column is read only when the engine cache misses.
+_HAND_LOCKED = PreparedSelect(
+    lambda pk: Hand.objects.select_for_update().select_related("table").defer("snapshot").filter(pk=pk)
+)
+_SEATS_LOCKED = PreparedSelect(lambda table_id: Seat.objects.select_for_update().filter(table_id=table_id))
+_SEATS = PreparedSelect(lambda table_id: Seat.objects.filter(table_id=table_id))
+_SAVE_STEP = PreparedUpdate(Hand, STEP_FIELDS)
+_LOG_EVENTS = PreparedInsert(HandEvent)
+_LOG_ACTIONS = PreparedInsert(HandAction)
 
 
 @dataclass
@@ -175,14 +188,14 @@ class _Step:
         row.snapshot = self.engine.to_json()
         if row.status == Hand.PLAYING and not self.pending():
             row.deadline_at = None
-        row.save(update_fields=STEP_FIELDS)
-        HandEvent.objects.bulk_create(
+        _SAVE_STEP(row)  # row.save(update_fields=STEP_FIELDS), compiled once
+        _LOG_EVENTS(
             [
                 HandEvent(hand=row, seq=row.seq, index=i, kind=e.kind, event=e.to_json())
                 for i, e in enumerate(self.events)
             ]
         )
-        HandAction.objects.bulk_create(
+        _LOG_ACTIONS(
             [
                 HandAction(hand=row, seq=row.seq, index=i, action=a.to_json(), event_count=n)
                 for i, (a, n) in enumerate(self.actions)
@@ -204,17 +217,19 @@ class _Step:
 
 def _locked_hand(hand_id: int) -> Hand:
     """The hand's row, locked; the snapshot column is read only when the engine cache misses."""
-    try:
-        return Hand.objects.select_for_update().select_related("table").defer("snapshot").get(pk=hand_id)
-    except Hand.DoesNotExist:
-        raise Refused("no such hand") from None
+    found = _HAND_LOCKED(hand_id)
+    if not found:
+        raise Refused("no such hand")
+    return found[0]
 
 
 def _step_seats(table: Table, lock: bool = True) -> list[Seat]:
     """The table's four seats, locked unless ``lock`` is false (the frames' names come from
     games.names, not from a join here: this query runs on every step)."""
-    seats = table.seats.all()
-    return list(seats.select_for_update() if lock else seats)
+    seats = (_SEATS_LOCKED if lock else _SEATS)(table.pk)
+    for seat in seats:
+        Seat.table.field.set_cached_value(seat, table)  # as table.seats.all() would
+    return seats
 
 
 def _engine(row: Hand) -> EngineHand:

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from games.models import Hand, Table
+from games.prepared import PreparedSelect
 from games.protocol import render_state
 from games.services import play
 
@@ -15,9 +16,16 @@ def current_hand(table: Table) -> Hand | None:
     return table.hands.order_by("-number").first()
 
 
+_LATEST_HAND_SEQ = PreparedSelect(
+    lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number").only("seq")[:1]
+)
+
+
 def current_seq(table_id: int) -> int | None:
-    """The current hand's seq alone (a heartbeat's check: one small query, no state rendered)."""
-    return Hand.objects.filter(table_id=table_id).order_by("-number").values_list("seq", flat=True).first()
+    """The current hand's seq alone (a heartbeat's check: one small query, compiled once, no
+    state rendered)."""
+    found = _LATEST_HAND_SEQ(table_id)
+    return found[0].seq if found else None
 
 
 def state_for(table: Table, user: User | None) -> dict[str, Any]:

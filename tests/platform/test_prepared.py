@@ -1,0 +1,134 @@
+"""games.prepared: the step's queries compiled once give what the ORM gives (the integration
+suite runs the same code on PostgreSQL through whole matches)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.models import Hand, HandEvent, Seat
+from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
+from tests.platform.live_helpers import started
+
+pytestmark = pytest.mark.django_db
+
+HAND_WITH_TABLE = PreparedSelect(lambda pk: Hand.objects.select_related("table").defer("snapshot").filter(pk=pk))
+HAND_LOCKED = PreparedSelect(lambda pk: Hand.objects.select_for_update().filter(pk=pk))
+SEATS = PreparedSelect(lambda table_id: Seat.objects.filter(table_id=table_id))
+
+
+def test_a_prepared_select_builds_the_instances_the_orm_builds() -> None:
+    table, hand, _ = started()
+    hand.deadline_at = timezone.now() + timedelta(seconds=5)
+    hand.result = {"winner": 1, "points": [3, -1, -1, -1]}
+    hand.save()
+    expected = Hand.objects.select_related("table").get(pk=hand.pk)
+
+    (got,) = HAND_WITH_TABLE(hand.pk)
+
+    for field in Hand._meta.concrete_fields:
+        if field.attname != "snapshot":
+            assert getattr(got, field.attname) == getattr(expected, field.attname), field.attname
+    assert got.deadline_at is not None and got.deadline_at.tzinfo is not None  # converted, aware
+    assert got.result == {"winner": 1, "points": [3, -1, -1, -1]}  # JSON decoded
+    assert "snapshot" not in got.__dict__  # deferred, loaded on access like the ORM's
+    with CaptureQueriesContext(connection) as queries:
+        assert got.table.options == expected.table.options  # select_related: no query
+        assert got.table.scores == expected.table.scores
+    assert len(queries) == 0
+    assert got.snapshot == expected.snapshot
+    assert not got._state.adding and got._state.db == "default"
+
+
+def test_a_prepared_select_runs_its_sql_without_compiling_again() -> None:
+    table, hand, _ = started()
+    SEATS(table.pk)  # compiled here
+    with CaptureQueriesContext(connection) as queries:
+        seats = SEATS(table.pk)
+    assert [s.position for s in seats] == [0, 1, 2, 3]  # Meta.ordering kept
+    assert [s.pk for s in seats] == list(table.seats.values_list("pk", flat=True))
+    assert len(queries) == 1 and str(table.pk) in queries[0]["sql"]
+    assert all(isinstance(s.ready, bool) and s.ready for s in seats)  # SQLite's 0/1 converted
+
+
+def test_unknown_and_out_of_range_keys_find_nothing() -> None:
+    assert HAND_WITH_TABLE(987654) == []
+    assert HAND_WITH_TABLE(2**70) == []  # the ORM's answer too, where the driver would overflow
+    assert HAND_WITH_TABLE(-(2**70)) == []
+
+
+def test_arguments_are_checked() -> None:
+    with pytest.raises(TypeError, match="expected 1 argument"):
+        HAND_WITH_TABLE(1, 2)
+    # The builder's query must take exactly its arguments as parameters, in order.
+    fixed = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk, seq=3))
+    with pytest.raises(ValueError, match="must be exactly its 1 argument"):
+        fixed(1)
+
+
+@pytest.mark.django_db(transaction=True)  # (a plain django_db test runs inside a transaction)
+def test_locking_outside_a_transaction_is_refused_every_time() -> None:
+    table, hand, _ = started()
+    with transaction.atomic():
+        assert [h.pk for h in HAND_LOCKED(hand.pk)] == [hand.pk]  # compiled inside a transaction
+    with pytest.raises(TransactionManagementError):
+        HAND_LOCKED(hand.pk)  # and refused outside one afterwards, as the ORM refuses
+
+
+def test_a_prepared_update_writes_only_its_fields() -> None:
+    table, hand, _ = started()
+    update = PreparedUpdate(Hand, ["seq", "deadline_at", "result"])
+    stale = Hand.objects.get(pk=hand.pk)
+    when = timezone.now().replace(microsecond=123456)
+    stale.seq, stale.deadline_at, stale.result = 41, when, {"x": [1, "二"]}
+    stale.status = "changed-but-not-listed"
+    update(stale)
+    fresh = Hand.objects.get(pk=hand.pk)
+    assert (fresh.seq, fresh.deadline_at, fresh.result) == (41, when, {"x": [1, "二"]})
+    assert fresh.status == Hand.PLAYING and fresh.snapshot == hand.snapshot
+
+
+def test_a_prepared_update_of_a_missing_row_fails_loudly() -> None:
+    table, hand, _ = started()
+    ghost = Hand.objects.get(pk=hand.pk)
+    Hand.objects.filter(pk=hand.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect exactly one row"):
+        PreparedUpdate(Hand, ["seq"])(ghost)
+
+
+def test_a_prepared_update_takes_concrete_fields_only() -> None:
+    with pytest.raises(ValueError, match="only concrete fields"):
+        PreparedUpdate(Hand, ["seq", "events"])
+
+
+def test_a_prepared_insert_writes_every_row_with_auto_now_add() -> None:
+    table, hand, _ = started()
+    before = timezone.now()
+    insert = PreparedInsert(HandEvent)
+    base = HandEvent.objects.filter(hand=hand).count()
+    insert([HandEvent(hand=hand, seq=900, index=i, kind="test", event={"i": i, "t": "发"}) for i in range(3)])
+    insert([HandEvent(hand=hand, seq=901, index=0, kind="one", event={})])
+    insert([])
+    rows = list(HandEvent.objects.filter(hand=hand, seq__gte=900))
+    assert [(r.seq, r.index, r.kind, r.event) for r in rows] == [
+        (900, 0, "test", {"i": 0, "t": "发"}),
+        (900, 1, "test", {"i": 1, "t": "发"}),
+        (900, 2, "test", {"i": 2, "t": "发"}),
+        (901, 0, "one", {}),
+    ]
+    assert all(r.created_at >= before for r in rows)
+    assert HandEvent.objects.filter(hand=hand).count() == base + 4
+
+
+def test_a_prepared_insert_keeps_the_constraints() -> None:
+    table, hand, _ = started()
+    insert = PreparedInsert(HandEvent)
+    insert([HandEvent(hand=hand, seq=950, index=0, kind="a", event={})])
+    with pytest.raises(DatabaseError), transaction.atomic():
+        insert([HandEvent(hand=hand, seq=950, index=0, kind="again", event={})])
+    assert list(HandEvent.objects.filter(hand=hand, seq=950).values_list("kind", flat=True)) == ["a"]
