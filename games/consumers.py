@@ -149,7 +149,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(state)
 
     def _state(self) -> dict[str, Any]:
-        table = Table.objects.get(pk=self.table_id)
+        table = services.reads.table_row(self.table_id)
+        if table is None:
+            raise Table.DoesNotExist(f"table {self.table_id} is gone")
         user = self.scope.get("user")
         if self.position is None:
             return spectating.spectator_state(table, delay=self.delay)

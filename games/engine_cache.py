@@ -34,6 +34,14 @@ class EngineCache:
             self.hits += 1
             return entry[1]
 
+    def peek(self, hand_id: int, seq: int, seed: str) -> EngineHand | None:
+        """The engine at exactly ``seq``, left in place: for rendering only (never mutate it).
+        Safe because steps run on the process's one database thread, the same thread that
+        renders snapshots, and a step *takes* its engine out first: a hand in mid-step misses."""
+        with self._lock:
+            entry = self._entries.get(hand_id)
+            return entry[1] if entry is not None and entry[0] == (seq, seed) else None
+
     def put(self, hand_id: int, seq: int, seed: str, engine: EngineHand) -> None:
         with self._lock:
             self._entries[hand_id] = ((seq, seed), engine)

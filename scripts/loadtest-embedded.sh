@@ -17,4 +17,4 @@ DAPHNE=$!
 trap 'kill "$DAPHNE" 2>/dev/null; sleep 2; kill -9 "$DAPHNE" 2>/dev/null; rm -rf "$WORK"' EXIT
 sleep 3
 .venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" --url "http://127.0.0.1:$PORT" 2>&1 \
-    | grep -v " INFO "
+    | grep --line-buffered -v " INFO "

@@ -24,4 +24,4 @@ HONCHO=$!
 trap 'kill -TERM -- -"$HONCHO" 2>/dev/null; sleep 3; kill -9 -- -"$HONCHO" 2>/dev/null; rm -rf "$WORK"' EXIT
 sleep 6
 .venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" \
-    --url "http://127.0.0.1:$WEB1_PORT" --url "http://127.0.0.1:$WEB2_PORT" 2>&1 | grep -v " INFO "
+    --url "http://127.0.0.1:$WEB1_PORT" --url "http://127.0.0.1:$WEB2_PORT" 2>&1 | grep --line-buffered -v " INFO "

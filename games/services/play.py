@@ -252,6 +252,12 @@ def _decoded(row: Hand) -> EngineHand:
     return engine
 
 
+def _for_reading(row: Hand) -> EngineHand:
+    """The engine at ``row.seq`` for rendering only: this process's cached one if it holds that
+    seq (no decoding; see EngineCache.peek), else decoded from the row."""
+    return ENGINES.peek(row.pk, row.seq, row.seed) or _decoded(row)
+
+
 def _snapshot_of(hand_id: int) -> dict[str, Any]:
     return dict(Hand.objects.filter(pk=hand_id).values_list("snapshot", flat=True).get())
 

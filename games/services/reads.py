@@ -11,9 +11,25 @@ from games.prepared import PreparedSelect
 from games.protocol import render_state
 from games.services import play
 
+_TABLE = PreparedSelect(lambda pk: Table.objects.filter(pk=pk))
+# The snapshot column is read only if the engine cache misses (games.engine_cache).
+_LATEST_HAND = PreparedSelect(
+    lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number").defer("snapshot")[:1]
+)
+
+
+def table_row(table_id: int) -> Table | None:
+    """The table's row (a socket's snapshot reads it on every table change: compiled once)."""
+    found = _TABLE(table_id)
+    return found[0] if found else None
+
 
 def current_hand(table: Table) -> Hand | None:
-    return table.hands.order_by("-number").first()
+    found = _LATEST_HAND(table.pk)
+    if not found:
+        return None
+    Hand.table.field.set_cached_value(found[0], table)
+    return found[0]
 
 
 _LATEST_HAND_SEQ = PreparedSelect(
@@ -30,8 +46,8 @@ def current_seq(table_id: int) -> int | None:
 
 def state_for(table: Table, user: User | None) -> dict[str, Any]:
     """The full snapshot a client gets on connect or resync."""
-    seats = list(table.seats.select_related("user__profile"))
+    seats = play._step_seats(table, lock=False)  # names: games.names, not a join
     position = next((s.position for s in seats if user is not None and s.user_id == user.pk), None)
     row = current_hand(table)
-    engine = play._decoded(row) if row is not None else None
+    engine = play._for_reading(row) if row is not None else None
     return render_state(table, seats, row, engine, position)

@@ -101,3 +101,31 @@ def test_entries_match_seq_and_seed_and_the_cache_is_bounded() -> None:
         cache.put(hand_id, 1, "s", engine)
     assert cache.take(1, 1, "s") is None  # the oldest went
     assert cache.take(3, 1, "s") is engine
+
+
+def test_peek_renders_from_the_cache_without_taking_the_entry() -> None:
+    cache = EngineCache(size=4)
+    engine = EngineHand.from_json(started("pk")[1].snapshot)
+    cache.put(7, 3, "seed", engine)
+    assert cache.peek(7, 3, "seed") is engine
+    assert cache.peek(7, 3, "seed") is engine  # still there: peeking takes nothing
+    assert cache.peek(7, 4, "seed") is None and cache.peek(7, 3, "other") is None
+    assert cache.take(7, 3, "seed") is engine
+    assert cache.peek(7, 3, "seed") is None  # a hand in mid-step (taken out) is not rendered from here
+
+
+def test_a_snapshot_from_the_cache_equals_one_decoded_from_the_row() -> None:
+    table, hand, users = started("sn")
+    for _ in range(3):
+        one_step(hand, users)
+        hand.refresh_from_db()
+    assert ENGINES.peek(hand.pk, hand.seq, hand.seed) is not None  # the snapshot below uses it
+    for user in users:
+        cached = services.state_for(table, user)
+        ENGINES.clear()
+        decoded = services.state_for(table, user)
+        ENGINES.put(hand.pk, hand.seq, hand.seed, services._decoded(hand))
+        for state in (cached, decoded):
+            state["hand"].pop("deadline_in_ms")  # a clock reading
+        assert cached == decoded
+        assert cached["hand"]["seq"] == hand.seq and cached["you"] is not None
