@@ -13,6 +13,7 @@ Runs of digits may share one suffix (``123m456p EES``); whitespace is ignored.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -127,6 +128,14 @@ def parse_tile(text: str) -> Tile:
 
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Format tiles in their given order, sharing suffixes within runs of one suit."""
+    return _format_tuple(tuple(tiles))
+
+
+# Every frame of every seat formats every player's discards and flowers again, and a step
+# changes one of them at most: remembering recent results cut the fan-out's rendering by more
+# than half (docs/performance.md).  Keyed by the tiles themselves, so it is never stale.
+@functools.lru_cache(maxsize=16384)
+def _format_tuple(tiles: tuple[Tile, ...]) -> str:
     groups: list[str] = []
     run: list[str] = []
     run_suit = ""
