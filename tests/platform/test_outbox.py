@@ -80,6 +80,32 @@ def test_the_embedded_layer_sweeps_expired_messages_at_most_once_per_interval() 
     assert len(layer.channels) == 0
 
 
+def test_the_embedded_layer_gives_every_member_its_own_copy_and_skips_full_channels() -> None:
+    layer = EmbeddedChannelLayer(capacity=2)
+
+    async def scenario() -> tuple[list[Any], list[Any], list[Any]]:
+        for channel in ("s.x!a", "s.x!b", "s.x!full"):
+            await layer.group_add("seat", channel)
+        await layer.send("s.x!full", {"type": "filler"})
+        await layer.send("s.x!full", {"type": "filler"})
+        nested = {"type": "table.frame", "frame": {"seq": 1, "events": [1, 2]}}
+        await layer.group_send("seat", {"type": "table.frame", "text": "{}"})  # "full" misses it, the rest go on
+        await layer.group_send("seat", nested)
+        nested["frame"]["seq"] = 99  # the sender's later change reaches nobody
+        got_a = [await layer.receive("s.x!a"), await layer.receive("s.x!a")]
+        got_b = [await layer.receive("s.x!b"), await layer.receive("s.x!b")]
+        got_a[1]["frame"]["events"].append(3)  # one receiver's change reaches nobody else
+        full = [await layer.receive("s.x!full"), await layer.receive("s.x!full")]
+        return got_a, got_b, full
+
+    got_a, got_b, full = async_to_sync(scenario)()
+    assert got_a[0] == got_b[0] == {"type": "table.frame", "text": "{}"}
+    assert got_a[0] is not got_b[0]
+    assert got_b[1] == {"type": "table.frame", "frame": {"seq": 1, "events": [1, 2]}}
+    assert got_a[1]["frame"]["seq"] == 1
+    assert [m["type"] for m in full] == ["filler", "filler"]
+
+
 @pytest.mark.django_db
 def test_the_public_frame_is_rendered_only_when_someone_watches() -> None:
     from games import fanout, services, spectating
