@@ -2,6 +2,7 @@
 # Measure the embedded mode (docs/performance.md): a fresh SQLite database, one daphne on
 # 127.0.0.1:$PORT with the shipped settings, then `manage.py loadtest` against it.
 #   scripts/loadtest-embedded.sh TABLES [SECONDS]        e.g. scripts/loadtest-embedded.sh 100 30
+# Extra options for the load client: LOADTEST_ARGS="--warmup 20 --think 1" scripts/loadtest-embedded.sh 200
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -16,5 +17,5 @@ export DATABASE_URL="sqlite:///$WORK/db.sqlite3" DJANGO_DEBUG=0 DJANGO_ALLOWED_H
 DAPHNE=$!
 trap 'kill "$DAPHNE" 2>/dev/null; sleep 2; kill -9 "$DAPHNE" 2>/dev/null; rm -rf "$WORK"' EXIT
 sleep 3
-.venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" --url "http://127.0.0.1:$PORT" 2>&1 \
+.venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" ${LOADTEST_ARGS:-} --url "http://127.0.0.1:$PORT" 2>&1 \
     | grep --line-buffered -v " INFO "

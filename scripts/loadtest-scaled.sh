@@ -3,6 +3,7 @@
 # database 5 (flushed) as channel layer, cache and broker, the Procfile's topology under honcho
 # (daphne on $WEB1_PORT and $WEB2_PORT, a worker, beat), then `manage.py loadtest` across both.
 #   scripts/loadtest-scaled.sh TABLES [SECONDS]          e.g. scripts/loadtest-scaled.sh 50 30
+# Extra options for the load client: LOADTEST_ARGS="--warmup 20" (as scripts/loadtest-embedded.sh)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -23,5 +24,5 @@ setsid .venv/bin/honcho start >"$WORK/honcho.log" 2>&1 &
 HONCHO=$!
 trap 'kill -TERM -- -"$HONCHO" 2>/dev/null; sleep 3; kill -9 -- -"$HONCHO" 2>/dev/null; rm -rf "$WORK"' EXIT
 sleep 6
-.venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" \
+.venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" ${LOADTEST_ARGS:-} \
     --url "http://127.0.0.1:$WEB1_PORT" --url "http://127.0.0.1:$WEB2_PORT" 2>&1 | grep --line-buffered -v " INFO "
