@@ -20,7 +20,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine.hand import Hand as EngineHand
 from games.models import Hand, Seat, Table
-from games.protocol import render_state, seat_list, table_info
+from games.protocol import hand_info, seat_list, table_info
 from games.spectating import recent_watcher_count
 
 log = logging.getLogger("caishen.fanout")
@@ -36,26 +36,36 @@ def public_group(table_id: int) -> str:
 
 def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[Any]) -> dict[str, str]:
     """One frame per reader, rendered inside the transaction from the state just saved, and
-    serialised once here: every socket of a group gets the same text (no JSON per socket)."""
+    serialised once here: every socket of a group gets the same text (no JSON per socket).
+
+    A frame is the reader's snapshot (``render_state``) as an ``update`` with the step's ``seq``
+    and events.  What every reader gets alike — the table, the seats, everything public in the
+    engine's view — is rendered, and the table and seats serialised, once per step, not once per
+    reader (docs/performance.md)."""
     table: Table = row.table
-    people = seat_list(seats)  # the step's locked seats (names: games.names)
-    frames: dict[str, str] = {}
     watchers = recent_watcher_count(table.pk)
-    about = table_info(table)  # the same for every reader: built once, not five times
+    about = table_info(table) | {"watchers": watchers}  # watchers: shown to the players
+    shared = f'"table":{_json(about)},"seats":{_json(seat_list(seats))}'  # seats: the step's locked rows
     # Every socket of the public group counts as a watcher (games.spectating): with none, no
     # public frame is rendered.  One who joins meanwhile gets a snapshot after joining, and one
     # missed in the scaled mode (the count is up to a second old) sees a seq gap and resyncs.
     readers = [None, 0, 1, 2, 3] if watchers > 0 else [0, 1, 2, 3]
-    for position in readers:
-        reader = row.engine_seat(position) if position is not None else None
-        frame = render_state(table, people, row, engine, position, about=dict(about))
-        frame["type"] = "update"
-        frame["seq"] = row.seq
-        frame["events"] = [e.for_seat(reader) for e in events]
-        frame["table"]["watchers"] = watchers  # spectating: shown to the players
+    engine_seats = {p: (row.engine_seat(p) if p is not None else None) for p in readers}
+    views = engine.views(engine_seats.values())
+    frames: dict[str, str] = {}
+    for position, reader in engine_seats.items():
+        hand = hand_info(row, engine, position, view=views[reader])
+        own_events = [e.for_seat(reader) for e in events]
         group = public_group(table.pk) if position is None else seat_group(table.pk, position)
-        frames[group] = json.dumps(frame, separators=(",", ":"))
+        frames[group] = (
+            f'{{"type":"update","seq":{row.seq},"you":{_json(position)},{shared},'
+            f'"hand":{_json(hand)},"events":{_json(own_events)}}}'
+        )
     return frames
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 class Outbox:

@@ -115,7 +115,11 @@ def pre_hand_info(table: Table) -> dict[str, Any] | None:
     }
 
 
-def hand_info(row: Hand, engine: EngineHand, position: int | None) -> dict[str, Any]:
+def hand_info(
+    row: Hand, engine: EngineHand, position: int | None, view: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``view``: the engine's view for this reader when the caller rendered it already
+    (the fan-out renders every reader's at once: ``Hand.views``)."""
     engine_seat = row.engine_seat(position) if position is not None else None
     deadline_ms = None
     if row.deadline_at is not None:
@@ -132,7 +136,7 @@ def hand_info(row: Hand, engine: EngineHand, position: int | None) -> dict[str, 
         "seed": row.seed if row.status == Hand.FINISHED else None,
         "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
         "deadline_in_ms": deadline_ms,
-        "view": engine.view(engine_seat),
+        "view": view if view is not None else engine.view(engine_seat),
         "deltas": row.deltas if row.status == Hand.FINISHED else None,
     }
 

@@ -18,6 +18,7 @@ fast path used for replays of already-validated histories.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -658,50 +659,65 @@ class Hand:
     # -------------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: the public view, no concealed tile)."""
-        players = []
-        for i, p in enumerate(self.players):
-            own = seat == i
-            players.append(
-                {
-                    "seat": seat_name(i),
-                    "hand": format_tiles(p.hand) if own else None,
-                    "hand_count": len(p.hand),
-                    "drawn": tile_str(p.drawn) if own and p.drawn is not None else None,
-                    "melds": [m.to_json() if own else m.public_json() for m in p.melds],
-                    "discards": format_tiles(p.discards),
-                    "claimed_discards": list(p.claimed_discards),
-                    "flowers": format_tiles(p.flowers),
-                    "flags": self.variant.public_flags(p.flags),
-                }
-            )
-        window = None
-        # Only a seat that may answer sees the open window: to anyone else it would
-        # reveal that somebody holds a claim on the tile.
-        if self.window is not None and seat is not None and seat in self.window.waiting_on():
-            window = {
-                "on": self.window.kind,
-                "seat": seat_name(self.window.seat),
-                "tile": tile_str(self.window.tile),
-            }
-        out: dict[str, Any] = {
+        return self.views([seat])[seat]
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """:meth:`view` for several readers at once (the fan-out renders five per step): what
+        everyone may see is built once and shared between the views (treat them as read-only);
+        each seat's own player entry, claim window and legal actions are its own."""
+        public_players = [self._player_view(i, own=False) for i in range(len(self.players))]
+        common: dict[str, Any] = {
             "variant": self.variant.key,
             "options": dict(self.options),
-            "seat": seat_name(seat) if seat is not None else None,
             "turn": seat_name(self.turn),
             "phase": self.phase,
             "wall_left": self.wall_left(),
             "face_up": format_tiles(self.wall.face_up_tiles()),
             "table": self.variant.public_info(self),
-            "players": players,
-            "window": window,
             "seed_hash": self.seed_hash,
-            "legal_actions": [a.to_json() for a in self.legal_actions(seat)] if seat is not None else [],
             "result": self.result.to_json() if self.result else None,
         }
         if self.ended:
-            out["revealed"] = {seat_name(i): format_tiles(p.hand) for i, p in enumerate(self.players)}
-            out["seed"] = self.seed
+            common["revealed"] = {seat_name(i): format_tiles(p.hand) for i, p in enumerate(self.players)}
+            common["seed"] = self.seed
+        waiting_on = self.window.waiting_on() if self.window is not None else ()
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            players = public_players
+            if seat is not None:
+                players = list(public_players)
+                players[seat] = self._player_view(seat, own=True)
+            window = None
+            # Only a seat that may answer sees the open window: to anyone else it would
+            # reveal that somebody holds a claim on the tile.
+            if self.window is not None and seat is not None and seat in waiting_on:
+                window = {
+                    "on": self.window.kind,
+                    "seat": seat_name(self.window.seat),
+                    "tile": tile_str(self.window.tile),
+                }
+            out[seat] = {
+                **common,
+                "seat": seat_name(seat) if seat is not None else None,
+                "players": players,
+                "window": window,
+                "legal_actions": [a.to_json() for a in self.legal_actions(seat)] if seat is not None else [],
+            }
         return out
+
+    def _player_view(self, i: int, own: bool) -> dict[str, Any]:
+        p = self.players[i]
+        return {
+            "seat": seat_name(i),
+            "hand": format_tiles(p.hand) if own else None,
+            "hand_count": len(p.hand),
+            "drawn": tile_str(p.drawn) if own and p.drawn is not None else None,
+            "melds": [m.to_json() if own else m.public_json() for m in p.melds],
+            "discards": format_tiles(p.discards),
+            "claimed_discards": list(p.claimed_discards),
+            "flowers": format_tiles(p.flowers),
+            "flags": self.variant.public_flags(p.flags),
+        }
 
     def public_view(self) -> dict[str, Any]:
         return self.view(None)

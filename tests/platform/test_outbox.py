@@ -121,3 +121,35 @@ def test_the_public_frame_is_rendered_only_when_someone_watches() -> None:
     assert fanout.public_group(table.pk) in groups and len(groups) == 5
     public = json.loads(fanout.hand_frames(hand, engine, seats, [])[fanout.public_group(table.pk)])
     assert public["you"] is None and public["table"]["watchers"] == 1
+
+
+@pytest.mark.django_db
+def test_every_frame_is_its_readers_snapshot_with_the_steps_seq_and_events() -> None:
+    """The fan-out renders shared parts once and splices the JSON: each frame must still be
+    exactly what rendering that reader's snapshot alone gives (the definition of an update)."""
+    from games import fanout, services, spectating
+    from games.engine.state import DISCARD, Action
+    from games.engine.tiles import parse_tile
+    from games.protocol import render_state
+    from tests.platform.live_helpers import started_rigged
+
+    table, hand, users = started_rigged("fr")
+    spectating.watcher_joined(table.pk)
+    seats = list(table.seats.all())
+    engine = services._decoded(hand)
+    events = engine.apply(Action(0, DISCARD, tile=parse_tile("6s")))  # East's discard opens a window
+    events += engine.apply(Action(2, "pass"))  # (private answers stay with their seat)
+    frames = fanout.hand_frames(hand, engine, seats, events)
+    assert len(frames) == 5
+    for position in [None, 0, 1, 2, 3]:
+        group = fanout.public_group(table.pk) if position is None else fanout.seat_group(table.pk, position)
+        reader = hand.engine_seat(position) if position is not None else None
+        expected = render_state(table, seats, hand, engine, position)
+        expected.update(type="update", seq=hand.seq, events=[e.for_seat(reader) for e in events])
+        expected["table"]["watchers"] = 1
+        got = json.loads(frames[group])
+        for frame in (got, expected):
+            frame["hand"].pop("deadline_in_ms")  # a clock reading
+        assert got == expected
+        mine = [p for p in got["hand"]["view"]["players"] if p["hand"] is not None]
+        assert [p["seat"] for p in mine] == ([] if position is None else ["ESWN"[reader]])
