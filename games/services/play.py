@@ -61,6 +61,7 @@ _HAND_LOCKED = PreparedSelect(
 )
 _SEATS_LOCKED = PreparedSelect(lambda table_id: Seat.objects.select_for_update().filter(table_id=table_id))
 _SEATS = PreparedSelect(lambda table_id: Seat.objects.filter(table_id=table_id))
+_SNAPSHOT = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk).only("snapshot"))
 _SAVE_STEP = PreparedUpdate(Hand, STEP_FIELDS)
 _LOG_EVENTS = PreparedInsert(HandEvent)
 _LOG_ACTIONS = PreparedInsert(HandAction)
@@ -259,7 +260,12 @@ def _for_reading(row: Hand) -> EngineHand:
 
 
 def _snapshot_of(hand_id: int) -> dict[str, Any]:
-    return dict(Hand.objects.filter(pk=hand_id).values_list("snapshot", flat=True).get())
+    """The snapshot column alone (a cache miss: in the scaled mode, whenever the previous step
+    was applied by another process — so on most timer steps in the worker)."""
+    found = _SNAPSHOT(hand_id)
+    if not found:
+        raise Hand.DoesNotExist(f"hand {hand_id} is gone")
+    return dict(found[0].snapshot)
 
 
 def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
