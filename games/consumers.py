@@ -208,14 +208,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         elif kind == "choose":
             await self.choose(content)
         else:
-            await self.send_json({"type": "error", "reason": f"unknown message type {kind!r}"})
+            await self.send_json({"type": "error", "reason": f"unknown message type {_quoted(kind)}"})
 
     async def act(self, content: dict[str, Any]) -> None:
         if self.position is None:
             await self.send_json({"type": "refused", "reason": "spectators cannot act"})
             return
         hand_id, seq = content.get("hand"), content.get("seq")
-        if not isinstance(hand_id, int):
+        if not isinstance(hand_id, int) or isinstance(hand_id, bool):  # (JSON true is no hand id)
             await self.send_json({"type": "refused", "seq": seq, "reason": "a command names its hand"})
             return
         try:
@@ -294,3 +294,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self._later(self.send_snapshot)
             return
         await self.send_snapshot()
+
+
+def _quoted(value: Any, limit: int = 40) -> str:
+    """A client's value in an error reason, cut short: an error must not echo kilobytes back."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -251,6 +251,12 @@ def test_malformed_messages_and_reconnect(players: list[Any]) -> None:
         replies = await c.drain()
         kinds = [r["type"] for r in replies]
         assert kinds.count("refused") == 3 and "error" in kinds, replies
+        # JSON true is not hand 1; an unknown type is named in the error, cut short.
+        await c.comm.send_json_to({"type": "act", "hand": True, "seq": hand.seq, "action": {"do": "pass"}})
+        assert (await c.recv())["reason"] == "a command names its hand"
+        await c.comm.send_json_to({"type": "x" * 5000})
+        reason = (await c.recv())["reason"]
+        assert reason.startswith("unknown message type 'xxx") and len(reason) < 80
         # A heartbeat that is behind gets a snapshot; an up-to-date one a pong.
         await c.comm.send_json_to({"type": "ping", "seq": hand.seq - 1})
         assert (await c.recv())["type"] == "snapshot"
