@@ -143,18 +143,16 @@ def hand_info(
 
 def render_state(
     table: Table,
-    seats: list[Seat] | list[dict[str, Any]],
+    seats: list[Seat],
     row: Hand | None,
     engine: EngineHand | None,
     position: int | None,
-    about: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """``about``: the table's info when the caller already built it (the fan-out renders five frames)."""
-    seat_dicts = seats if seats and isinstance(seats[0], dict) else seat_list(seats)  # type: ignore[arg-type]
+    """The full snapshot for the reader at chair ``position`` (``None``: a watcher)."""
     return {
         "type": "snapshot",
-        "table": about if about is not None else table_info(table),
-        "seats": seat_dicts,
+        "table": table_info(table),
+        "seats": seat_list(seats),
         "you": position,
         "hand": hand_info(row, engine, position) if row is not None and engine is not None else None,
     }
