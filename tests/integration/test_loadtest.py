@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.loadtest.client import Stats, choose, percentile
+from games.loadtest.cpu import CpuMeter, Proc, cpu_seconds, main_thread_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,6 +38,31 @@ def test_percentiles_and_choices() -> None:
     legal = [{"seat": "E", "do": "discard", "tile": "5m"}, {"seat": "E", "do": "win"}]
     assert choose(legal) == {"do": "win"}
     assert choose(legal[:1]) == {"do": "discard", "tile": "5m"}
+
+
+def spin(cpu_seconds_wanted: float) -> None:
+    """Burn this thread's CPU (thread time, not wall time: a loaded machine only makes it longer)."""
+    start = time.thread_time()
+    while time.thread_time() - start < cpu_seconds_wanted:
+        pass
+
+
+def test_the_cpu_meter_tells_the_event_loop_thread_from_the_others() -> None:
+    pid = os.getpid()
+    meter = CpuMeter([Proc(pid, "daphne")])
+    meter.start()
+    main_before, all_before = main_thread_seconds(pid), cpu_seconds(pid)
+    worker = threading.Thread(target=spin, args=(0.4,))
+    worker.start()
+    worker.join()  # the main thread waits: no CPU of its own meanwhile
+    main_mid, all_mid = main_thread_seconds(pid), cpu_seconds(pid)
+    assert all_mid - all_before >= 0.3 and main_mid - main_before < 0.15
+    spin(0.4)  # now the main thread itself
+    assert main_thread_seconds(pid) - main_mid >= 0.3
+    meter.stop()
+    report = meter.report(1.0)
+    assert 30 <= report["daphne_loop"] < report["daphne"] == report["server_total"]
+    assert main_thread_seconds(2**22 + 7) == 0.0  # a process that is gone (pid above pid_max)
 
 
 def test_the_load_test_talks_only_to_this_machine() -> None:

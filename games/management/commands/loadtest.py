@@ -115,7 +115,11 @@ class Command(BaseCommand):
 
     def print_result(self, r: dict[str, Any]) -> None:
         cpu = r["cpu_percent"]
-        servers = ", ".join(f"{k} {v}%" for k, v in cpu.items() if k not in ("server_total", "client", "machine"))
+        servers = ", ".join(
+            f"{k} {v}%" for k, v in cpu.items() if k not in ("server_total", "client", "machine", "daphne_loop")
+        )
+        if "daphne_loop" in cpu:
+            servers += f"; of daphne's, its event loop {cpu['daphne_loop']}%"
         # postgres and redis are listed but not in the total: other programs may use them too
         self.stdout.write(
             f"tables {r['tables']} over {r['seconds']} s against {' '.join(r['urls'])}\n"
