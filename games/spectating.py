@@ -101,7 +101,7 @@ def spectator_state(table: Table, now: datetime | None = None, delay: float | No
     """The public snapshot of ``table`` as it was ``delay`` seconds ago."""
     delay = delay_seconds() if delay is None else delay
     now = now or timezone.now()
-    seats = list(table.seats.select_related("user__profile"))
+    seats = list(table.seats.all())  # names come from games.names, not a join
     cutoff = now - timedelta(seconds=delay)
     row = table.hands.filter(started_at__lte=cutoff).order_by("-number").first() if delay > 0 else None
     if delay <= 0:
