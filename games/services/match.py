@@ -150,7 +150,7 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
         snapshot=engine.to_json(),
     )
     HandStart.objects.create(hand=row, snapshot=row.snapshot)  # a replay's starting point
-    step = play._Step(row, engine, play._step_seats(table, lock=False))  # (as before: the deal locks no seat)
+    step = play._Step(row, engine, play.table_seats(table, lock=False))  # (as before: the deal locks no seat)
     step.advance()
     step.save()
     announce_table_change(table)

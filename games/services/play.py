@@ -224,9 +224,10 @@ def _locked_hand(hand_id: int) -> Hand:
     return found[0]
 
 
-def _step_seats(table: Table, lock: bool = True) -> list[Seat]:
-    """The table's four seats, locked unless ``lock`` is false (the frames' names come from
-    games.names, not from a join here: this query runs on every step)."""
+def table_seats(table: Table, lock: bool = True) -> list[Seat]:
+    """The table's four seats in chair order, locked unless ``lock`` is false, with a compiled
+    query: every step and every socket snapshot reads them (names come from games.names, not
+    from a join here)."""
     seats = (_SEATS_LOCKED if lock else _SEATS)(table.pk)
     for seat in seats:
         Seat.table.field.set_cached_value(seat, table)  # as table.seats.all() would
@@ -278,7 +279,7 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
             raise Refused(f"stale command: the table is at seq {row.seq}, not {seq}")
         if row.status != Hand.PLAYING:
             raise Refused("the hand is over")
-        seats = _step_seats(row.table)
+        seats = table_seats(row.table)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Refused("you do not sit at this table")
@@ -330,7 +331,7 @@ def wake(kind: str, obj_id: int, token: int) -> bool:
             ):
                 match.begin_hand(table)
             return True
-        seats = _step_seats(table)
+        seats = table_seats(table)
         step = _Step(row, _engine(row), seats, now=now)
         for engine_seat in step.pending():
             if step.engine.phase == ENDED:

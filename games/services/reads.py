@@ -46,7 +46,7 @@ def current_seq(table_id: int) -> int | None:
 
 def state_for(table: Table, user: User | None) -> dict[str, Any]:
     """The full snapshot a client gets on connect or resync."""
-    seats = play._step_seats(table, lock=False)  # names: games.names, not a join
+    seats = play.table_seats(table, lock=False)  # names: games.names, not a join
     position = next((s.position for s in seats if user is not None and s.user_id == user.pk), None)
     row = current_hand(table)
     engine = play._for_reading(row) if row is not None else None
