@@ -28,6 +28,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.fanout import OUTBOX  # noqa: E402
 from games.timers import IN_PROCESS, backend_name  # noqa: E402
+from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -53,3 +54,7 @@ application = bound_to_server_loop(
         }
     )
 )
+
+# Last, with everything imported: freeze the start-up heap and raise the young threshold, so the
+# collector's pauses stop being the latency's tail (mahjong_platform/gc_tuning.py).
+tune_for_latency()

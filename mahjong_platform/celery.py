@@ -10,8 +10,10 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init
 from django.db import close_old_connections
+
+from mahjong_platform.gc_tuning import tune_for_latency
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_platform.settings")
 
@@ -38,3 +40,10 @@ def _connections_before_task(**kwargs: Any) -> None:
 @task_postrun.connect
 def _connections_after_task(**kwargs: Any) -> None:
     close_old_connections()
+
+
+@worker_init.connect
+def _collector_before_forking(**kwargs: Any) -> None:
+    """The worker's main process, tasks imported, before the pool forks: the children inherit a
+    frozen start-up heap (shared copy-on-write) and the short-pause thresholds (gc_tuning)."""
+    tune_for_latency()

@@ -23,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.loadtest import setup
 from games.loadtest.client import SeatClient, Stats, percentile
 from games.loadtest.cpu import CpuMeter, server_processes
+from mahjong_platform.gc_tuning import tune_for_latency
 
 
 class Command(BaseCommand):
@@ -48,6 +49,8 @@ class Command(BaseCommand):
             raise CommandError("--tables must be at least 1")
         self.stderr.write(f"preparing {tables} tables ({4 * tables} accounts) ...")
         tag, seats = setup.prepare(tables)
+        # The client's own collector pauses would count as server latency: tuned like the server's.
+        tune_for_latency()
         try:
             result = asyncio.run(self.drive(tag, seats, urls, options))
         finally:
