@@ -75,8 +75,13 @@ class KeyValueFormatter(logging.Formatter):
         return f"{head} {pairs}{newline}{rest}"
 
 
-def logging_config(level: str = "INFO", fmt: str = "plain") -> dict[str, Any]:
-    """The LOGGING dict of settings.py: everything to stdout, in the chosen format."""
+def logging_config(level: str = "INFO", fmt: str = "plain", celery_level: str | None = None) -> dict[str, Any]:
+    """The LOGGING dict of settings.py: everything to stdout, in the chosen format.
+
+    ``celery_level`` is the Celery loggers' own level (``CELERY_LOG_LEVEL``, what the Procfile
+    passes as ``-l``): the worker does not install its own logging (it would replace this
+    format), so ``-l`` alone changed nothing, and at INFO it writes two lines per task — two per
+    timer, i.e. per discard, at scale."""
     formatter = "json" if fmt == "json" else "plain"
     return {
         "version": 1,
@@ -92,6 +97,6 @@ def logging_config(level: str = "INFO", fmt: str = "plain") -> dict[str, Any]:
         "loggers": {
             "django": {"handlers": ["stdout"], "level": level, "propagate": False},
             "daphne": {"handlers": ["stdout"], "level": level, "propagate": False},
-            "celery": {"handlers": ["stdout"], "level": level, "propagate": False},
+            "celery": {"handlers": ["stdout"], "level": celery_level or level, "propagate": False},
         },
     }

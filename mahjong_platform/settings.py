@@ -290,4 +290,6 @@ LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper()
 LOG_FORMAT = os.environ.get("CAISHEN_LOG_FORMAT", "plain").strip().lower() or "plain"
 if LOG_FORMAT not in ("plain", "json"):
     raise ImproperlyConfigured(f"CAISHEN_LOG_FORMAT must be 'plain' or 'json', not {LOG_FORMAT!r}")
-LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT)
+# Not a CELERY_* setting name: Celery reads those (namespace "CELERY") as its own configuration.
+TASK_LOG_LEVEL = os.environ.get("CELERY_LOG_LEVEL", "").strip().upper() or LOG_LEVEL
+LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT, celery_level=TASK_LOG_LEVEL)

@@ -42,6 +42,7 @@ print(json.dumps({
     "layer": layer["BACKEND"], "layer_config": layer.get("CONFIG", {}),
     "cache": settings.CACHES["default"]["BACKEND"], "broker": settings.CELERY_BROKER_URL,
     "hosts": settings.ALLOWED_HOSTS, "formatter": settings.LOGGING["handlers"]["stdout"]["formatter"],
+    "levels": {name: conf["level"] for name, conf in settings.LOGGING["loggers"].items()},
     "errors": [e.id for e in checks.run_checks() if e.is_serious()],
 }))
 """
@@ -100,6 +101,14 @@ def test_procfile_starts_two_daphnes_on_two_ports_a_worker_and_beat() -> None:
     assert "daphne" in entries["web2"] and "WEB2_PORT" in entries["web2"]
     assert "celery -A mahjong_platform worker" in entries["worker"]
     assert "celery -A mahjong_platform beat" in entries["beat"]
+
+
+def test_the_celery_loggers_take_celery_log_level_and_otherwise_the_django_level() -> None:
+    # The worker keeps this project's logging (it does not hijack the root logger), so the
+    # Procfile's `-l $CELERY_LOG_LEVEL` works only through the settings.
+    quiet = settings_under(SCALED_ENV | {"CELERY_LOG_LEVEL": "warning"})["levels"]
+    assert quiet["celery"] == "WARNING" and quiet["django"] == "INFO"
+    assert settings_under(SCALED_ENV | {"DJANGO_LOG_LEVEL": "debug"})["levels"]["celery"] == "DEBUG"
 
 
 def record(**extra: Any) -> logging.LogRecord:
