@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import services
+from games import services, timers
 
 
 @shared_task(name="games.wake", ignore_result=True)  # type: ignore[untyped-decorator]
@@ -17,11 +17,13 @@ def wake_task(kind: str, obj_id: int, token: int) -> bool:
 
 @shared_task(name="games.sweep", ignore_result=True)  # type: ignore[untyped-decorator]
 def sweep_task() -> int:
-    """Beat runs this every few seconds: wake everything overdue (lost or late timers) and settle
-    finished hands whose settlement task was lost."""
+    """Beat runs this every few seconds: wake everything overdue (lost or late timers), queue the
+    wake-ups of the deadlines coming due before the next sweep (far ones are not queued when they
+    are set: games.timers), and settle finished hands whose settlement task was lost."""
     due = services.due_wakeups()
     for kind, obj_id, token in due:
         services.wake(kind, obj_id, token)
+    timers.arm_upcoming()
     lost = services.unsettled_hands()
     for hand_id in lost:
         services.settle_finished_hand(hand_id)

@@ -22,7 +22,17 @@ from games.services import lobby, match, play, presence, reads, settlement
 from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token, setting
 from games.services.lobby import add_bots, create_table, min_balance, set_ready, sit, stand
 from games.services.match import SEED_PROVIDERS, begin_hand, choose, provided_seed, start_hand, start_match
-from games.services.play import STEP_FIELDS, _decoded, _engine, _locked_hand, _Step, due_wakeups, submit, wake
+from games.services.play import (
+    STEP_FIELDS,
+    _decoded,
+    _engine,
+    _locked_hand,
+    _Step,
+    due_wakeups,
+    submit,
+    wake,
+    wakeups_between,
+)
 from games.services.presence import leave_match, set_connected
 from games.services.reads import current_hand, current_seq, state_for
 from games.services.settlement import (
@@ -51,6 +61,7 @@ __all__ = [
     "current_seq",
     "deadline_token",
     "due_wakeups",
+    "wakeups_between",
     "last_sweep",
     "leave_match",
     "lobby",

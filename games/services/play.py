@@ -389,3 +389,15 @@ def due_wakeups(now: datetime | None = None) -> list[tuple[str, int, int]]:
     waiting = Table.objects.filter(ready_deadline__lte=now).values_list("pk", "ready_deadline")
     tables = [(pk, at) for pk, at in waiting if at is not None]
     return [("hand", pk, seq) for pk, seq in hands] + [("table", pk, deadline_token(at)) for pk, at in tables]
+
+
+def wakeups_between(start: datetime, end: datetime) -> list[tuple[str, int, int, datetime]]:
+    """The deadlines in (start, end], with when each is due: what the celery sweeper arms ahead
+    (games.timers.arm_upcoming)."""
+    hands = Hand.objects.filter(deadline_at__gt=start, deadline_at__lte=end).values_list("pk", "seq", "deadline_at")
+    waiting = Table.objects.filter(ready_deadline__gt=start, ready_deadline__lte=end).values_list(
+        "pk", "ready_deadline"
+    )
+    return [("hand", pk, seq, at) for pk, seq, at in hands if at is not None] + [
+        ("table", pk, deadline_token(at), at) for pk, at in waiting if at is not None
+    ]

@@ -213,3 +213,87 @@ def test_the_tables_running_scores_are_the_sum_of_its_settled_hands(settings: An
     assert sum(table.scores.values()) == 0  # bots play for the house: still a zero-sum table
     frame_scores = services.state_for(table, None)["table"]["scores"]
     assert frame_scores == table.scores
+
+
+# --- the celery backend: near deadlines queued on commit, far ones armed by the sweeper ---------
+
+
+@pytest.fixture
+def queued(settings: Any, monkeypatch: Any) -> list[tuple[tuple[Any, ...], Any]]:
+    """The celery backend with the broker as the boundary: what apply_async was given."""
+    from games.tasks import wake_task
+
+    settings.CAISHEN_TIMERS = "celery"
+    settings.CAISHEN_SWEEP_SECONDS = 2
+    sent: list[tuple[tuple[Any, ...], Any]] = []
+    monkeypatch.setattr(wake_task, "apply_async", lambda args, eta: sent.append((tuple(args), eta)))
+    return sent
+
+
+def test_a_near_deadline_is_queued_when_set_and_a_far_one_is_left_to_the_sweeper(queued: list[Any]) -> None:
+    from datetime import timedelta
+
+    from games import timers
+
+    soon = timezone.now() + timedelta(seconds=0.6)  # the claim window's pause
+    timers.schedule("hand", 7, 12, soon)
+    timers.schedule("hand", 7, 13, timezone.now() + timedelta(seconds=120))  # a turn
+    assert queued == [(("hand", 7, 12), soon)]
+
+
+def test_the_sweeper_arms_the_deadlines_coming_due_before_its_next_run(queued: list[Any]) -> None:
+    from datetime import timedelta
+
+    from games import timers
+
+    table, _ = started_table()
+    hand = Hand.objects.get(table=table)
+    now = timezone.now()
+    turn = now + timedelta(seconds=120)
+    Hand.objects.filter(pk=hand.pk).update(deadline_at=turn)
+    assert timers.arm_upcoming(now) == 0  # two minutes off: not yet
+    assert timers.arm_upcoming(turn - timedelta(seconds=3)) == 1
+    assert queued == [(("hand", hand.pk, hand.seq), turn)]
+    assert timers.arm_upcoming(turn - timedelta(seconds=0.5)) == 0  # within P/2 of due: a sweep before armed it
+    ready = now + timedelta(seconds=60)
+    Table.objects.filter(pk=table.pk).update(ready_deadline=ready)
+    timers.arm_upcoming(ready - timedelta(seconds=2))
+    assert queued[-1] == (("table", table.pk, int(ready.timestamp() * 1000)), ready)
+
+
+def test_in_process_timers_are_not_armed_by_a_sweep(settings: Any) -> None:
+    from datetime import timedelta
+
+    from games import timers
+
+    table, _ = started_table()
+    Hand.objects.filter(table=table).update(deadline_at=timezone.now() + timedelta(seconds=3))
+    assert timers.arm_upcoming() == 0
+
+
+@pytest.mark.parametrize("period", [0.5, 2.0, 5.0])
+def test_every_deadline_is_queued_ahead_of_time_by_the_commit_or_a_sweep(period: float) -> None:
+    """The windows' arithmetic, over many deadlines and sweeps whose spacing jitters up to 1.5x
+    the period: each deadline is queued before it is due, either when set or by a sweep."""
+    import random
+    from datetime import UTC, datetime, timedelta
+
+    from django.test import override_settings
+
+    from games import timers
+
+    rng = random.Random(8)
+    base = datetime(2026, 1, 1, tzinfo=UTC)
+    with override_settings(CAISHEN_SWEEP_SECONDS=period):
+        horizon = timers.commit_horizon()
+        for _ in range(2000):
+            set_at = rng.uniform(0, 10 * period)
+            due = set_at + rng.choice([rng.uniform(0.01, 3 * period), rng.uniform(3 * period, 60 * period)])
+            queued_at = set_at if due - set_at <= horizon else None
+            sweep = rng.uniform(0, period)
+            while queued_at is None and sweep < due:
+                start, end = timers.arming_window(base + timedelta(seconds=sweep))
+                if sweep >= set_at and start < base + timedelta(seconds=due) <= end:
+                    queued_at = sweep
+                sweep += rng.uniform(0.5 * period, 1.5 * period)
+            assert queued_at is not None and queued_at < due, (set_at, due)
