@@ -143,20 +143,34 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     if importlib.util.find_spec("channels_redis") is None:
         raise ImproperlyConfigured("REDIS_URL is set but the channels-redis package is not installed")
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [REDIS_URL],
-                # Game frames are small and frequent: a socket may fall a few hundred frames behind
-                # under load before frames are dropped (it then sees a seq gap and resyncs); a frame
-                # older than the expiry is worthless (the client resyncs), so it is not kept.
-                "capacity": env_int("CAISHEN_CHANNEL_CAPACITY", 1000, minimum=1),
-                "expiry": env_int("CAISHEN_CHANNEL_EXPIRY", 10, minimum=1),
-                "group_expiry": env_int("CAISHEN_GROUP_EXPIRY", 86400, minimum=60),
-            },
+    # CAISHEN_CHANNEL_LAYER: "core" (default) is channels-redis's RedisChannelLayer — a queue per
+    # socket in Redis, bounded by capacity and expiry.  "pubsub" is its RedisPubSubChannelLayer —
+    # one PUBLISH per group, pushed to the processes that subscribed, no queue: a frame sent while
+    # a process reconnects to Redis is lost (the client sees the seq gap and resyncs, as with a
+    # frame past the core layer's expiry).  At 100 tables pubsub took daphne from 82 to 53 % of
+    # a core and p99 from 265 to 41 ms (docs/performance.md, "Fourth session").
+    CHANNEL_LAYER_KIND = os.environ.get("CAISHEN_CHANNEL_LAYER", "core").strip().lower() or "core"
+    if CHANNEL_LAYER_KIND == "core":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": [REDIS_URL],
+                    # Game frames are small and frequent: a socket may fall a few hundred frames
+                    # behind under load before frames are dropped (it then sees a seq gap and
+                    # resyncs); a frame older than the expiry is worthless (the client resyncs).
+                    "capacity": env_int("CAISHEN_CHANNEL_CAPACITY", 1000, minimum=1),
+                    "expiry": env_int("CAISHEN_CHANNEL_EXPIRY", 10, minimum=1),
+                    "group_expiry": env_int("CAISHEN_GROUP_EXPIRY", 86400, minimum=60),
+                },
+            }
         }
-    }
+    elif CHANNEL_LAYER_KIND == "pubsub":
+        CHANNEL_LAYERS = {
+            "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        }
+    else:
+        raise ImproperlyConfigured(f"CAISHEN_CHANNEL_LAYER must be 'core' or 'pubsub', not {CHANNEL_LAYER_KIND!r}")
 else:
     # Channels' in-memory layer, minus its sweep of every channel on every message (games/layers.py).
     CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}

@@ -1,0 +1,61 @@
+"""The scaled mode on channels-redis's pub/sub layer (``CAISHEN_CHANNEL_LAYER=pubsub``,
+docs/operations.md): the same tests as on the default layer, on a topology of this module's own.
+
+* a full match through two daphne processes, timeouts by the Celery worker, settlement by Celery
+  (test_scaled_match.py);
+* Redis restarted mid-match (test_faults_processes.py): the pub/sub layer keeps no queue, so the
+  frames published while a process reconnects are lost — the players must still resync and every
+  step apply once.
+
+The tests are imported, so pytest runs them here with this module's fixtures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.integration.conftest import RedisServer, Topology, fresh_database, running_topology
+from tests.integration.test_faults_processes import test_a_redis_restart_mid_match_loses_nothing  # noqa: F401
+from tests.integration.test_scaled_match import (  # noqa: F401
+    test_full_match_across_two_daphne_processes,
+    test_healthz_reports_every_dependency,
+)
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def private_topology(
+    private_redis: RedisServer, rabbitmq_up: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Topology]:
+    """As conftest's ``private_topology`` (fresh database, this module's Redis, RabbitMQ as the
+    broker), on the pub/sub layer."""
+    with (
+        fresh_database() as database_url,
+        running_topology(
+            database_url,
+            private_redis.url,
+            tmp_path_factory.mktemp("pubsub"),
+            broker_url=rabbitmq_up,
+            CAISHEN_CHANNEL_LAYER="pubsub",
+        ) as topo,
+    ):
+        yield topo
+
+
+@pytest.fixture(scope="module")
+def topology(private_topology: Topology) -> Topology:
+    """The scaled-match tests' topology is this module's."""
+    return private_topology
+
+
+def test_the_processes_run_the_pubsub_layer(private_topology: Any) -> None:
+    got = private_topology.manage(
+        "from django.conf import settings\n"
+        "import json\n"
+        "print('RESULT ' + json.dumps(settings.CHANNEL_LAYERS['default']['BACKEND']))"
+    )
+    assert got == "channels_redis.pubsub.RedisPubSubChannelLayer"
