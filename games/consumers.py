@@ -23,6 +23,9 @@ from games.models import Table
 from games.timers import IN_PROCESS, backend_name
 
 MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
+# A seated ping that finds the hand ahead of this socket waits this long for the step's frame,
+# which is usually on its way through the channel layer, before paying for a full snapshot.
+PING_GRACE_SECONDS = 1.0
 
 log = logging.getLogger("caishen.table")
 
@@ -34,6 +37,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     delay: float = 0.0  # spectators only: CAISHEN_SPECTATOR_DELAY
     in_group: bool = False  # joined self.group
     present: bool = False  # counted at the table (a seat's connection, or a watcher)
+    # (hand id, seq) of the newest state this socket was sent (frame or snapshot).  Hand ids
+    # grow with every hand, so tuples compare in time order.
+    delivered: tuple[int, int] = (0, 0)
+    catch_up: asyncio.Task[None] | None = None  # a ping's deferred check (PING_GRACE_SECONDS)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels runs close_old_connections() before every message: a hop to the process's one
@@ -121,6 +128,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             raise
 
     async def disconnect(self, code: int) -> None:
+        if self.catch_up is not None:
+            self.catch_up.cancel()
         await self._leave()
 
     async def _leave(self) -> None:
@@ -147,6 +156,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def send_snapshot(self) -> None:
         state = await database_sync_to_async(self._state)()
         await self.send_json(state)
+        hand = state.get("hand") or {}
+        if isinstance(hand.get("id"), int) and isinstance(hand.get("seq"), int):
+            self.delivered = max(self.delivered, (hand["id"], hand["seq"]))
 
     def _state(self) -> dict[str, Any]:
         table = services.reads.table_row(self.table_id)
@@ -265,10 +277,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # view is delayed, so its seq is compared with the delayed state it would get.
         if self.position is not None:
             current = await database_sync_to_async(services.current_seq)(self.table_id)
-            if content.get("seq") == current:
-                await self.send_json({"type": "pong", "seq": current})
+            seq = current[1] if current is not None else None
+            if content.get("seq") == seq:
+                await self.send_json({"type": "pong", "seq": seq})
                 return
-            await self.send_snapshot()  # the client missed something: a fresh snapshot
+            if current is not None and self.delivered >= current:
+                # The newest frame already went down this socket, before this pong: the client
+                # reads it first.  Its ping only crossed it.
+                await self.send_json({"type": "pong", "seq": seq})
+                return
+            if current is None or self.catch_up is not None:
+                await self.send_snapshot()  # the client missed something: a fresh snapshot
+                return
+            # The step committed but its frame has not reached this socket yet: under load it is
+            # usually on its way through the layer.  A snapshot for every such ping — every
+            # socket pinging every 10 s — was a tenth of a web process at 200 tables.  Check again
+            # after a grace period; a frame that was lost (layer full or reconnecting) gets the
+            # snapshot then.
+            await self.send_json({"type": "pong", "seq": seq})
+            self.catch_up = asyncio.create_task(self._snapshot_unless_delivered(current))
             return
         state = await database_sync_to_async(self._state)()
         current = (state.get("hand") or {}).get("seq")
@@ -278,9 +305,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "pong", "seq": current})
 
     # -- group messages ---------------------------------------------------------------
+    async def _snapshot_unless_delivered(self, current: tuple[int, int]) -> None:
+        try:
+            await asyncio.sleep(PING_GRACE_SECONDS)
+            if self.present and self.delivered < current:
+                await self.send_snapshot()
+        except Exception:  # the socket closed meanwhile: nothing to catch up
+            log.debug("deferred snapshot dropped", exc_info=True, extra={"table": self.table_id})
+        finally:
+            self.catch_up = None
+
     async def table_frame(self, event: dict[str, Any]) -> None:
         # The writer serialised the frame once for the whole group: forward the text as is.
         text = event["text"] if "text" in event else json.dumps(event["frame"])
+        if "seq" in event and self.position is not None:
+            self.delivered = max(self.delivered, (event["hand"], event["seq"]))
         if self.position is None and self.delay > 0:
             self._later(self._send_text, text)  # spectators see play late
             return

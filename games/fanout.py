@@ -177,9 +177,12 @@ def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     OUTBOX.put(messages)
 
 
-def send_hand_frames(table_id: int, frames: dict[str, str]) -> None:
-    """``frames``: group -> the frame already serialised (JSON text), forwarded as is by consumers."""
-    _send_all([(group, {"type": "table.frame", "text": text}) for group, text in frames.items()])
+def send_hand_frames(table_id: int, frames: dict[str, str], hand_id: int, seq: int) -> None:
+    """``frames``: group -> the frame already serialised (JSON text), forwarded as is by consumers.
+    ``hand``/``seq`` ride along so a consumer knows what it delivered without parsing the text."""
+    _send_all(
+        [(group, {"type": "table.frame", "text": text, "hand": hand_id, "seq": seq}) for group, text in frames.items()]
+    )
 
 
 def table_changed(table_id: int) -> None:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measure the scaled mode (docs/performance.md): a fresh PostgreSQL database (caishen_load), Redis
-# database 5 (flushed) as channel layer, cache and broker, the Procfile's topology under honcho
+# database 5 (flushed) as channel layer, cache and broker (CAISHEN_LOAD_BROKER: another broker), the Procfile's topology under honcho
 # (daphne on $WEB1_PORT and $WEB2_PORT, a worker, beat), then `manage.py loadtest` across both.
 #   scripts/loadtest-scaled.sh TABLES [SECONDS]          e.g. scripts/loadtest-scaled.sh 50 30
 # Extra options for the load client: LOADTEST_ARGS="--warmup 20" (as scripts/loadtest-embedded.sh)
@@ -11,10 +11,11 @@ TABLES="${1:?usage: $0 TABLES [SECONDS]}"
 SECONDS_MEASURED="${2:-30}"
 PG="${CAISHEN_LOAD_PG:-postgres://postgres@127.0.0.1:5432}"
 REDIS="${CAISHEN_LOAD_REDIS:-redis://127.0.0.1:6379/5}"
+BROKER="${CAISHEN_LOAD_BROKER:-$REDIS}"   # e.g. amqp://guest:guest@127.0.0.1:5672// (RabbitMQ)
 WORK="$(mktemp -d /tmp/caishen-load.XXXXXX)"
 psql -q "$PG/postgres" -c "DROP DATABASE IF EXISTS caishen_load WITH (FORCE)" -c "CREATE DATABASE caishen_load"
 redis-cli -u "$REDIS" flushdb >/dev/null
-export DATABASE_URL="$PG/caishen_load" REDIS_URL="$REDIS" CELERY_BROKER_URL="$REDIS" \
+export DATABASE_URL="$PG/caishen_load" REDIS_URL="$REDIS" CELERY_BROKER_URL="$BROKER" \
     CAISHEN_TIMERS=celery CAISHEN_SETTLEMENT=celery CAISHEN_PROCESSES=2 CELERY_LOG_LEVEL=warning \
     DJANGO_DEBUG=0 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost CAISHEN_VAR_DIR="$WORK" PYTHON=.venv/bin/python \
     DJANGO_SECRET_KEY="load-test-$(date +%s)-not-secret-but-long-enough" \

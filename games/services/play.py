@@ -205,8 +205,8 @@ class _Step:
         frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
         # robust: the move is committed; a failing broker or layer afterwards must not skip the
         # other callbacks (clients resync on the gap; the sweepers catch lost timers and settlements).
-        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames), robust=True)
         engine, seq = self.engine, row.seq
+        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, row.pk, seq), robust=True)
         transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)

@@ -37,11 +37,11 @@ _LATEST_HAND_SEQ = PreparedSelect(
 )
 
 
-def current_seq(table_id: int) -> int | None:
-    """The current hand's seq alone (a heartbeat's check: one small query, compiled once, no
-    state rendered)."""
+def current_seq(table_id: int) -> tuple[int, int] | None:
+    """The current hand's id and seq alone (a heartbeat's check: one small query, compiled once,
+    no state rendered)."""
     found = _LATEST_HAND_SEQ(table_id)
-    return found[0].seq if found else None
+    return (found[0].pk, found[0].seq) if found else None
 
 
 def state_for(table: Table, user: User | None) -> dict[str, Any]:

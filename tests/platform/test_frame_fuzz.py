@@ -185,7 +185,9 @@ def expected_answer(frame: Frame, seq: int) -> str:
     if kind in ("act", "choose"):
         return "refused"
     if kind == "ping":
-        return "pong" if content.get("seq") == seq else "snapshot"
+        # Whatever seq it names: this seat was sent the current state (its snapshot), so the
+        # heartbeat only crossed it (games.consumers.ping).
+        return "pong"
     if kind == "resync":
         return "snapshot"
     return "error"

@@ -12,12 +12,15 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from accounts.models import LedgerEntry, Wallet
 from games import services
+from games.fanout import seat_group
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
 from tests.platform.live_helpers import rigged
@@ -257,9 +260,10 @@ def test_malformed_messages_and_reconnect(players: list[Any]) -> None:
         await c.comm.send_json_to({"type": "x" * 5000})
         reason = (await c.recv())["reason"]
         assert reason.startswith("unknown message type 'xxx") and len(reason) < 80
-        # A heartbeat that is behind gets a snapshot; an up-to-date one a pong.
+        # A heartbeat that crossed the newest state (already sent down this socket) gets a pong
+        # with the current seq; an up-to-date one a pong.  (Behind for real: the next test.)
         await c.comm.send_json_to({"type": "ping", "seq": hand.seq - 1})
-        assert (await c.recv())["type"] == "snapshot"
+        assert await c.recv() == {"type": "pong", "seq": hand.seq}
         await c.comm.send_json_to({"type": "ping", "seq": hand.seq})
         assert await c.recv() == {"type": "pong", "seq": hand.seq}
         await c.comm.disconnect()
@@ -273,6 +277,45 @@ def test_malformed_messages_and_reconnect(players: list[Any]) -> None:
     async_to_sync(scenario)()
     assert Hand.objects.get(pk=hand.pk).seq == hand.seq  # nothing moved
     assert table.seats.get(position=0).disconnects == 2
+
+
+def test_a_heartbeat_behind_the_hand_gets_the_state_unless_its_frame_arrives(
+    players: list[Any], monkeypatch: Any
+) -> None:
+    """A step whose frame never reached the socket (here: the row moved on with no fan-out, as
+    when the layer drops a frame) is caught by the heartbeat: a pong at once, then — the frame not
+    having come within the grace period — a full snapshot at the database's seq.  A frame that
+    does come within the grace period spares the snapshot."""
+    from games import consumers
+
+    monkeypatch.setattr(consumers, "PING_GRACE_SECONDS", 0.3)
+    table = seated_table(players)
+    for p in players:
+        services.set_ready(table.pk, p)
+    hand = Hand.objects.get(table=table)
+
+    async def scenario() -> None:
+        c = Client(table, players[0])
+        assert (await c.open())["hand"]["seq"] == hand.seq
+        await c.drain()  # the seat's own arrival re-sends the table
+        await database_sync_to_async(Hand.objects.filter(pk=hand.pk).update)(seq=hand.seq + 1)  # no frame sent
+        await c.comm.send_json_to({"type": "ping", "seq": hand.seq})
+        assert await c.recv() == {"type": "pong", "seq": hand.seq + 1}
+        assert await c.comm.receive_nothing(timeout=0.15)  # within the grace period: nothing yet
+        snap = await c.recv()
+        assert snap["type"] == "snapshot" and snap["hand"]["seq"] == hand.seq + 1
+        # Now the frame comes in time: no snapshot.
+        await database_sync_to_async(Hand.objects.filter(pk=hand.pk).update)(seq=hand.seq + 2)
+        await c.comm.send_json_to({"type": "ping", "seq": hand.seq + 1})
+        assert await c.recv() == {"type": "pong", "seq": hand.seq + 2}
+        layer = get_channel_layer()
+        frame = {"type": "table.frame", "text": json.dumps({"type": "update", "seq": hand.seq + 2})}
+        await layer.group_send(seat_group(table.pk, 0), frame | {"hand": hand.pk, "seq": hand.seq + 2})
+        assert (await c.recv())["seq"] == hand.seq + 2
+        assert await c.comm.receive_nothing(timeout=0.6)  # past the grace period: no snapshot
+        await c.comm.disconnect()
+
+    async_to_sync(scenario)()
 
 
 def test_private_table_refuses_strangers(players: list[Any]) -> None:
