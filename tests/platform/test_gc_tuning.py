@@ -24,16 +24,16 @@ print(json.dumps({{"before": before, "after": gc.get_threshold(), "frozen": gc.g
 """
 
 
-def probe(setup: str, **env: str) -> dict[str, object]:
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``code`` in a fresh interpreter, the collector variables only those given."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith("CAISHEN_GC_")} | env
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE.format(setup=setup)],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120
     )
+
+
+def probe(setup: str, **env: str) -> dict[str, object]:
+    done = run_python(PROBE.format(setup=setup), **env)
     assert done.returncode == 0, done.stderr
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
@@ -55,14 +55,8 @@ def test_the_environment_sets_the_thresholds_or_keeps_cpythons_and_can_skip_the_
 
 @pytest.mark.parametrize("value", ["0,10,10", "700,10", "a,b,c", "-1,10,10", "700;10;10"])
 def test_a_malformed_threshold_is_refused_at_start_up(value: str) -> None:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("CAISHEN_GC_")} | {"CAISHEN_GC_THRESHOLD": value}
-    done = subprocess.run(
-        [sys.executable, "-c", "from mahjong_platform.gc_tuning import tune_for_latency; tune_for_latency()"],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    done = run_python(
+        "from mahjong_platform.gc_tuning import tune_for_latency; tune_for_latency()", CAISHEN_GC_THRESHOLD=value
     )
     assert done.returncode != 0
     assert "CAISHEN_GC_THRESHOLD" in done.stderr

@@ -43,6 +43,14 @@ def seated_table(players: list[Any], stake: int = 5) -> Table:
     return table
 
 
+def dealt_table(players: list[Any]) -> tuple[Table, Hand]:
+    """The four players seated and ready: the first hand is dealt."""
+    table = seated_table(players)
+    for p in players:
+        services.set_ready(table.pk, p)
+    return table, Hand.objects.get(table=table)
+
+
 class Client:
     def __init__(self, table: Table, user: Any | None) -> None:
         self.comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/")
@@ -192,10 +200,7 @@ def test_bots_fill_and_play_a_whole_match(players: list[Any]) -> None:
 
 
 def test_stale_or_early_timer_changes_nothing(players: list[Any]) -> None:
-    table = seated_table(players)
-    for p in players:
-        services.set_ready(table.pk, p)
-    hand = Hand.objects.get(table=table)
+    table, hand = dealt_table(players)
     assert hand.deadline_at is not None
     assert not services.wake("hand", hand.pk, hand.seq)  # early
     Hand.objects.filter(pk=hand.pk).update(deadline_at=hand.deadline_at.replace(year=2000))
@@ -234,10 +239,7 @@ def test_seats_without_a_claim_pass_after_one_uniform_pause(players: list[Any], 
 
 
 def test_malformed_messages_and_reconnect(players: list[Any]) -> None:
-    table = seated_table(players)
-    for p in players:
-        services.set_ready(table.pk, p)
-    hand = Hand.objects.get(table=table)
+    table, hand = dealt_table(players)
 
     async def scenario() -> None:
         c = Client(table, players[0])
@@ -289,10 +291,7 @@ def test_a_heartbeat_behind_the_hand_gets_the_state_unless_its_frame_arrives(
     from games import consumers
 
     monkeypatch.setattr(consumers, "PING_GRACE_SECONDS", 0.3)
-    table = seated_table(players)
-    for p in players:
-        services.set_ready(table.pk, p)
-    hand = Hand.objects.get(table=table)
+    table, hand = dealt_table(players)
 
     async def scenario() -> None:
         c = Client(table, players[0])
