@@ -42,11 +42,20 @@ def schedule_on_commit(kind: str, obj_id: int, token: int, at: datetime) -> None
 
 def schedule(kind: str, obj_id: int, token: int, at: datetime) -> None:
     if backend_name() == "celery":
-        if (at - timezone.now()).total_seconds() > commit_horizon():
+        ahead = (at - timezone.now()).total_seconds()
+        if ahead > commit_horizon():
             return  # far off: the sweeper arms it when it comes near (arm_upcoming)
+        if ahead <= local_upto() and IN_PROCESS.serving():
+            IN_PROCESS.schedule(kind, obj_id, token, at)  # CAISHEN_LOCAL_TIMERS_UPTO
+            return
         _queue_wake_task(kind, obj_id, token, at)
     else:
         IN_PROCESS.schedule(kind, obj_id, token, at)
+
+
+def local_upto() -> float:
+    """Celery backend: deadlines this close are fired by the web process that set them."""
+    return float(getattr(settings, "CAISHEN_LOCAL_TIMERS_UPTO", 0) or 0)
 
 
 # The celery backend's timing.  With P the sweep period, a sweep at t arms the deadlines in
@@ -96,13 +105,18 @@ class InProcessTimers:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._sweeper: asyncio.Task[None] | None = None
 
-    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Attach to the server's event loop (once) and start the sweeper."""
+    def bind(self, loop: asyncio.AbstractEventLoop, sweep: bool = True) -> None:
+        """Attach to the server's event loop (once) and start the sweeper — not in a web process
+        of the scaled mode, which fires only its own short timers (beat sweeps there)."""
         if self.loop is not None and not self.loop.is_closed():
             return
         self.loop = loop
-        if getattr(settings, "CAISHEN_SWEEP_SECONDS", 2) > 0:
+        if sweep and getattr(settings, "CAISHEN_SWEEP_SECONDS", 2) > 0:
             self._sweeper = loop.create_task(self._sweep_forever())
+
+    def serving(self) -> bool:
+        """Bound to a running server loop (a daphne process; never a Celery worker)."""
+        return self.loop is not None and self.loop.is_running()
 
     def schedule(self, kind: str, obj_id: int, token: int, at: datetime) -> None:
         loop = self.loop

@@ -27,7 +27,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.fanout import OUTBOX  # noqa: E402
-from games.timers import IN_PROCESS, backend_name  # noqa: E402
+from games.timers import IN_PROCESS, backend_name, local_upto  # noqa: E402
 from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 
@@ -41,6 +41,8 @@ def bound_to_server_loop(app: Any) -> Any:
         OUTBOX.bind(loop)
         if backend_name() == "inprocess":
             IN_PROCESS.bind(loop)
+        elif local_upto() > 0:
+            IN_PROCESS.bind(loop, sweep=False)  # celery timers, the short ones fired here
         return await app(scope, receive, send)
 
     return wrapped

@@ -240,6 +240,11 @@ def env_float(name: str, default: float) -> float:
 # Live tables (docs/protocol.md, docs/operations.md).
 # Timers: "inprocess" (asyncio inside the one daphne process: embedded) or "celery" (scaled).
 CAISHEN_TIMERS = os.environ.get("CAISHEN_TIMERS", "inprocess").strip() or "inprocess"
+# With celery timers: a deadline at most this many seconds ahead (the claim-window pause) is
+# fired by the daphne process whose step set it, on its own loop, instead of a Celery task; the
+# beat sweeper still wakes it if that process dies first.  0 (the default) keeps every timer in
+# Celery, as DESIGN.md's timer split says; docs/performance.md has the measured effect.
+CAISHEN_LOCAL_TIMERS_UPTO = env_float("CAISHEN_LOCAL_TIMERS_UPTO", 0)
 # Settlement: "inline" in the hand's transaction (embedded) or "celery" (a task on commit).
 CAISHEN_SETTLEMENT = os.environ.get("CAISHEN_SETTLEMENT", "inline").strip() or "inline"
 # How many server processes serve the tables (the system check refuses in-process timers for >1).

@@ -1,5 +1,7 @@
-"""The scaled mode on channels-redis's pub/sub layer (``CAISHEN_CHANNEL_LAYER=pubsub``,
-docs/operations.md): the same tests as on the default layer, on a topology of this module's own.
+"""The scaled mode on channels-redis's pub/sub layer (``CAISHEN_CHANNEL_LAYER=pubsub``) with the
+claim-window pauses fired by the web processes (``CAISHEN_LOCAL_TIMERS_UPTO=1``), the fastest
+configuration measured (docs/performance.md): the same tests as on the defaults, on a topology of
+this module's own.  Turn timeouts (5 s) stay with the Celery worker.
 
 * a full match through two daphne processes, timeouts by the Celery worker, settlement by Celery
   (test_scaled_match.py);
@@ -32,7 +34,7 @@ def private_topology(
     private_redis: RedisServer, rabbitmq_up: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Topology]:
     """As conftest's ``private_topology`` (fresh database, this module's Redis, RabbitMQ as the
-    broker), on the pub/sub layer."""
+    broker), on the pub/sub layer, short timers in the web processes."""
     with (
         fresh_database() as database_url,
         running_topology(
@@ -41,6 +43,7 @@ def private_topology(
             tmp_path_factory.mktemp("pubsub"),
             broker_url=rabbitmq_up,
             CAISHEN_CHANNEL_LAYER="pubsub",
+            CAISHEN_LOCAL_TIMERS_UPTO="1",
         ) as topo,
     ):
         yield topo

@@ -297,3 +297,37 @@ def test_every_deadline_is_queued_ahead_of_time_by_the_commit_or_a_sweep(period:
                     queued_at = sweep
                 sweep += rng.uniform(0.5 * period, 1.5 * period)
             assert queued_at is not None and queued_at < due, (set_at, due)
+
+
+def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
+    queued: list[Any], settings: Any, monkeypatch: Any
+) -> None:
+    """CAISHEN_LOCAL_TIMERS_UPTO: with celery timers, a deadline that close is fired on the
+    serving daphne loop; farther ones, and any set outside a server (the worker), go to Celery."""
+    from datetime import timedelta
+
+    from games import timers
+
+    settings.CAISHEN_LOCAL_TIMERS_UPTO = 1
+    table, _ = started_table()
+    hand = Hand.objects.get(table=table)
+    overdue(hand)
+    timers.schedule("hand", hand.pk, hand.seq, timezone.now() + timedelta(seconds=0.5))  # no server loop here
+    assert [args for args, _ in queued] == [("hand", hand.pk, hand.seq)]
+
+    local = InProcessTimers()
+
+    async def run() -> None:
+        local.bind(asyncio.get_running_loop(), sweep=False)
+        monkeypatch.setattr(timers, "IN_PROCESS", local)
+        await asyncio.to_thread(timers.schedule, "hand", hand.pk, hand.seq, timezone.now())  # as on commit
+        await asyncio.to_thread(timers.schedule, "hand", 99, 1, timezone.now() + timedelta(seconds=2))
+        for _ in range(50):
+            await asyncio.sleep(0.05)
+            if await asyncio.to_thread(lambda: Hand.objects.get(pk=hand.pk).seq) > hand.seq:
+                return
+
+    async_to_sync(run)()
+    assert Hand.objects.get(pk=hand.pk).seq == hand.seq + 1  # fired here, not queued
+    assert [args for args, _ in queued] == [("hand", hand.pk, hand.seq), ("hand", 99, 1)]
+    assert local._sweeper is None  # beat sweeps in the scaled mode, not the web process
