@@ -133,6 +133,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     _sqlite_options.setdefault("transaction_mode", "IMMEDIATE")
     _sqlite_options.setdefault("timeout", 20)
 
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.environ.get(
+    "DJANGO_DB_SERVER_SIDE_BINDING", ""
+).strip() in ("1", "true", "yes"):
+    # Parameters sent apart from the SQL, and statements run five times prepared on the server
+    # (psycopg's prepare_threshold; Django disables it unless set): PostgreSQL stops parsing and
+    # planning the step's same few statements again and again — 33 → 22 % of a core at 200
+    # tables (docs/performance.md).  Off by default: Django documents queries that server-side
+    # binding refuses, and prepared statements need session pooling if a pooler is in front.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -----------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ print(json.dumps({
     "cache": settings.CACHES["default"]["BACKEND"], "broker": settings.CELERY_BROKER_URL,
     "hosts": settings.ALLOWED_HOSTS, "formatter": settings.LOGGING["handlers"]["stdout"]["formatter"],
     "levels": {name: conf["level"] for name, conf in settings.LOGGING["loggers"].items()},
+    "db_options": settings.DATABASES["default"].get("OPTIONS", {}),
     "errors": [e.id for e in checks.run_checks() if e.is_serious()],
 }))
 """
@@ -109,6 +110,14 @@ def test_the_celery_loggers_take_celery_log_level_and_otherwise_the_django_level
     quiet = settings_under(SCALED_ENV | {"CELERY_LOG_LEVEL": "warning"})["levels"]
     assert quiet["celery"] == "WARNING" and quiet["django"] == "INFO"
     assert settings_under(SCALED_ENV | {"DJANGO_LOG_LEVEL": "debug"})["levels"]["celery"] == "DEBUG"
+
+
+def test_server_side_binding_and_prepared_statements_are_an_option_of_postgresql() -> None:
+    assert "server_side_binding" not in settings_under(SCALED_ENV)["db_options"]
+    on = settings_under(SCALED_ENV | {"DJANGO_DB_SERVER_SIDE_BINDING": "1"})["db_options"]
+    assert on["server_side_binding"] is True and on["prepare_threshold"] == 5
+    embedded = {k: v for k, v in SCALED_ENV.items() if k != "DATABASE_URL"}
+    assert "server_side_binding" not in settings_under(embedded | {"DJANGO_DB_SERVER_SIDE_BINDING": "1"})["db_options"]
 
 
 def record(**extra: Any) -> logging.LogRecord:

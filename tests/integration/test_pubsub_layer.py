@@ -1,5 +1,6 @@
 """The scaled mode on channels-redis's pub/sub layer (``CAISHEN_CHANNEL_LAYER=pubsub``) with the
-claim-window pauses fired by the web processes (``CAISHEN_LOCAL_TIMERS_UPTO=1``), the fastest
+claim-window pauses fired by the web processes (``CAISHEN_LOCAL_TIMERS_UPTO=1``) and
+PostgreSQL's server-side binding with prepared statements (``DJANGO_DB_SERVER_SIDE_BINDING=1``), the fastest
 configuration measured (docs/performance.md): the same tests as on the defaults, on a topology of
 this module's own.  Turn timeouts (5 s) stay with the Celery worker.
 
@@ -44,6 +45,7 @@ def private_topology(
             broker_url=rabbitmq_up,
             CAISHEN_CHANNEL_LAYER="pubsub",
             CAISHEN_LOCAL_TIMERS_UPTO="1",
+            DJANGO_DB_SERVER_SIDE_BINDING="1",
         ) as topo,
     ):
         yield topo
