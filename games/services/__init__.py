@@ -61,7 +61,6 @@ __all__ = [
     "current_seq",
     "deadline_token",
     "due_wakeups",
-    "wakeups_between",
     "last_sweep",
     "leave_match",
     "lobby",
@@ -86,4 +85,5 @@ __all__ = [
     "submit",
     "unsettled_hands",
     "wake",
+    "wakeups_between",
 ]
