@@ -133,9 +133,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     _sqlite_options.setdefault("transaction_mode", "IMMEDIATE")
     _sqlite_options.setdefault("timeout", 20)
 
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and os.environ.get(
-    "DJANGO_DB_SERVER_SIDE_BINDING", ""
-).strip() in ("1", "true", "yes"):
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DJANGO_DB_SERVER_SIDE_BINDING"):
     # Parameters sent apart from the SQL, and statements run five times prepared on the server
     # (psycopg's prepare_threshold; Django disables it unless set): PostgreSQL stops parsing and
     # planning the step's same few statements again and again — 33 → 22 % of a core at 200
