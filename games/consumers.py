@@ -10,7 +10,7 @@ import asyncio
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, Literal
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -19,9 +19,11 @@ from django.conf import settings
 
 from games import services, spectating
 from games.fanout import public_group, seat_group, table_changed
-from games.models import Table
+from games.models import Seat, Table
 from games.timers import IN_PROCESS, backend_name
 
+CLOSE_FORBIDDEN = 4403  # a private table this socket's user may not open
+CLOSE_NOT_FOUND = 4404  # no such table
 MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
 # A seated ping that finds the hand ahead of this socket waits this long for the step's frame,
 # which is usually on its way through the channel layer, before paying for a full snapshot.
@@ -31,9 +33,19 @@ log = logging.getLogger("caishen.table")
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One socket of one browser tab at one table.
+
+    What a socket reads follows what its user holds *now* (docs/protocol.md, "Who you are"): the
+    group of the chair the user sits in, else the public group (or nothing, at a private table
+    the user may no longer open).  Every table change makes each socket re-read its snapshot,
+    and that read moves the socket to the right group; every seat frame names its rightful
+    reader, so a frame that reaches a socket before the move is dropped, never shown.
+    """
+
     table_id: int
-    position: int | None
-    group: str
+    user_id: int | None = None  # the signed-in user's id (None: anonymous)
+    position: int | None = None  # the chair this socket reads, None: watching
+    group: str = ""
     delay: float = 0.0  # spectators only: CAISHEN_SPECTATOR_DELAY
     in_group: bool = False  # joined self.group
     present: bool = False  # counted at the table (a seat's connection, or a watcher)
@@ -41,6 +53,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     # grow with every hand, so tuples compare in time order.
     delivered: tuple[int, int] = (0, 0)
     catch_up: asyncio.Task[None] | None = None  # a ping's deferred check (PING_GRACE_SECONDS)
+    recheck: asyncio.Task[None] | None = None  # a snapshot after a frame for another reader
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels runs close_old_connections() before every message: a hop to the process's one
@@ -56,47 +69,69 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if backend_name() == "inprocess":  # with Celery timers no daphne process runs a sweeper
             IN_PROCESS.bind(asyncio.get_running_loop())
         user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        found = await database_sync_to_async(self._seat_of)(user)
-        if found is None:
-            await self.close(code=4404)
-            return
-        allowed, position = found
-        if not allowed:
-            await self.close(code=4403)
-            return
-        self.position = position
-        self.group = seat_group(self.table_id, position) if position is not None else public_group(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.in_group = True
+        where, state = await database_sync_to_async(self._read)()
+        # Accept first, then refuse with a close code: a socket closed during the handshake gets
+        # a bare HTTP 403, and the client could not tell "no such table" (4404) from "private"
+        # (4403).  Nothing is sent before the close.
         await self.accept()
-        if position is not None:
-            await database_sync_to_async(services.set_connected)(self.table_id, user, True)
-            self.present = True
-        else:
-            # Spectating: frames are held back for the delay; the gap between the delayed
-            # snapshot below and the first held frame is covered by a second snapshot then.
-            self.delay = spectating.delay_seconds()
-            self.held: set[asyncio.TimerHandle] = set()
-            await database_sync_to_async(self._watcher_joined)()
-            self.present = True
-            if self.delay > 0:
-                self._later(self.send_snapshot)
-        await self.send_snapshot()
+        if where == "gone":
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if state is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self._follow(where)
+        await self._send_state(state)
 
-    def _seat_of(self, user: Any) -> tuple[bool, int | None] | None:
-        table = Table.objects.filter(pk=self.table_id).first()
+    def _read(self) -> tuple[int | None | Literal["gone"], dict[str, Any] | None]:
+        """Where this socket's user stands now and the snapshot for that: (the chair the user
+        holds, or None to watch; the state, or None if the user may not open the table).  The
+        first item is "gone" when the table does not exist."""
+        table = services.reads.table_row(self.table_id)
         if table is None:
-            return None
-        authenticated = user is not None and user.is_authenticated
-        seat = table.seats.filter(user=user).first() if authenticated else None
-        if seat is not None:
-            return True, seat.position
+            return "gone", None
+        user = self.scope.get("user")
+        seats = services.play.table_seats(table, lock=False)
+        position = services.reads.held_position(seats, user)
+        if position is not None:
+            state = services.reads.render_for(table, seats, position)
+            state["table"]["watchers"] = spectating.watcher_count(self.table_id)
+            return position, state
         # Watching: public tables, and private ones by invitation (the owner, or a session
         # holding the room code: games.views.can_open).
         from games.views import can_open
 
-        return can_open(user, self.scope.get("session"), table), None
+        if not can_open(user, self.scope.get("session"), table):
+            return None, None
+        delay = self.delay if (self.in_group and self.position is None) else spectating.delay_seconds()
+        return None, spectating.spectator_state(table, delay=delay)
+
+    async def _follow(self, position: int | None) -> None:
+        """Make this socket a reader of ``position`` (the chair its user holds now; None: a
+        watcher), leaving whatever it read before: the group, and its count at the table."""
+        if self.in_group and position == self.position:
+            return
+        await self._leave()
+        self.position = position
+        self.group = seat_group(self.table_id, position) if position is not None else public_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.in_group = True
+        self.present = True
+        if position is not None:
+            self.delay = 0.0
+            await database_sync_to_async(services.set_connected)(
+                self.table_id, self.scope.get("user"), True, position=position
+            )
+        else:
+            # Spectating: frames are held back for the delay; the gap between the delayed
+            # snapshot and the first held frame is covered by a second snapshot then.
+            self.delay = spectating.delay_seconds()
+            self.held: set[asyncio.TimerHandle] = set()
+            await database_sync_to_async(self._watcher_joined)()
+            if self.delay > 0:
+                self._later(self.send_snapshot)
 
     def _watcher_joined(self) -> None:
         spectating.watcher_joined(self.table_id)
@@ -128,8 +163,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             raise
 
     async def disconnect(self, code: int) -> None:
-        if self.catch_up is not None:
-            self.catch_up.cancel()
+        for task in (self.catch_up, self.recheck):
+            if task is not None:
+                task.cancel()
         await self._leave()
 
     async def _leave(self) -> None:
@@ -145,7 +181,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.present = False
         try:
             if self.position is not None:
-                await database_sync_to_async(services.set_connected)(self.table_id, self.scope.get("user"), False)
+                await database_sync_to_async(services.set_connected)(
+                    self.table_id, self.scope.get("user"), False, position=self.position
+                )
             else:
                 for handle in getattr(self, "held", ()):
                     handle.cancel()
@@ -154,21 +192,28 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             log.exception("leaving the table failed", extra={"table": self.table_id, "seat": self.position})
 
     async def send_snapshot(self) -> None:
-        state = await database_sync_to_async(self._state)()
+        where, state = await database_sync_to_async(self._read)()
+        if where == "gone":
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if state is None:  # a private table this user may no longer open (stood up, unseated)
+            await self._leave()
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self._follow(where)
+        await self._send_state(state)
+
+    async def _send_state(self, state: dict[str, Any]) -> None:
         await self.send_json(state)
         hand = state.get("hand") or {}
         if isinstance(hand.get("id"), int) and isinstance(hand.get("seq"), int):
             self.delivered = max(self.delivered, (hand["id"], hand["seq"]))
 
     def _state(self) -> dict[str, Any]:
-        table = services.reads.table_row(self.table_id)
-        if table is None:
-            raise Table.DoesNotExist(f"table {self.table_id} is gone")
-        user = self.scope.get("user")
-        if self.position is None:
-            return spectating.spectator_state(table, delay=self.delay)
-        state = services.state_for(table, user)
-        state["table"]["watchers"] = spectating.watcher_count(self.table_id)
+        """The snapshot for where this socket stands now (see _read)."""
+        where, state = self._read()
+        if where == "gone" or state is None:
+            raise Table.DoesNotExist(f"table {self.table_id} is gone or closed to this reader")
         return state
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
@@ -297,12 +342,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "pong", "seq": seq})
             self.catch_up = asyncio.create_task(self._snapshot_unless_delivered(current))
             return
-        state = await database_sync_to_async(self._state)()
-        current = (state.get("hand") or {}).get("seq")
-        if content.get("seq") != current:
-            await self.send_json(state)
-        else:
+        where, state = await database_sync_to_async(self._read)()
+        current = ((state or {}).get("hand") or {}).get("seq")
+        if where is None and state is not None and content.get("seq") == current:
             await self.send_json({"type": "pong", "seq": current})
+        else:  # behind, or the user's place changed (sat down, closed out): the snapshot path
+            await self.send_snapshot()
 
     # -- group messages ---------------------------------------------------------------
     async def _snapshot_unless_delivered(self, current: tuple[int, int]) -> None:
@@ -316,6 +361,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self.catch_up = None
 
     async def table_frame(self, event: dict[str, Any]) -> None:
+        if not self._may_read(event):
+            # A frame for another reader: this socket's user no longer holds the chair whose
+            # group it is in (stood up, unseated, walked out), and the table change that moves
+            # it is still on its way.  Drop it; a snapshot re-reads where the user stands now.
+            log.info("frame for another reader dropped", extra={"table": self.table_id, "seat": self.position})
+            if self.recheck is None:
+                self.recheck = asyncio.create_task(self._recheck())
+            return
         # The writer serialised the frame once for the whole group: forward the text as is.
         text = event["text"] if "text" in event else json.dumps(event["frame"])
         if "seq" in event and self.position is not None:
@@ -325,14 +378,41 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         await self.send(text_data=text)
 
+    def _may_read(self, event: dict[str, Any]) -> bool:
+        """The send-time check: a seat's frame goes only to a socket reading that chair whose
+        user is the frame's named reader (its holder when the step was applied); a public frame
+        only to a watching socket."""
+        seat = event.get("seat")
+        if seat is None:
+            return self.position is None
+        return self.position == seat and self.user_id is not None and event.get("reader") == self.user_id
+
+    async def _recheck(self) -> None:
+        try:
+            await self.send_snapshot()
+        except Exception:  # the socket closed meanwhile
+            log.debug("re-check dropped", exc_info=True, extra={"table": self.table_id})
+        finally:
+            self.recheck = None
+
     async def _send_text(self, text: str) -> None:
         await self.send(text_data=text)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         if self.position is None and self.delay > 0:
+            # A watcher sees the table late — unless the change is that its user sat down:
+            # then it reads the chair now (nothing delayed is lost: its own view is live).
+            if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
+                await self.send_snapshot()
+                return
             self._later(self.send_snapshot)
             return
         await self.send_snapshot()
+
+    def _holds_a_chair(self) -> bool:
+        if self.user_id is None:
+            return False
+        return Seat.objects.filter(table_id=self.table_id, user_id=self.user_id, left=False, is_bot=False).exists()
 
 
 def _quoted(value: Any, limit: int = 40) -> str:

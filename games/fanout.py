@@ -34,6 +34,23 @@ def public_group(table_id: int) -> str:
     return f"table.{table_id}.public"
 
 
+def seat_holder(seat: Seat) -> int | None:
+    """The user who holds ``seat`` now, for reading its private view: the seated person, unless
+    the chair is a bot's or its player walked out of the match (逃跑: 托管 or a house bot plays
+    it, and the leaver watches like anyone else)."""
+    if seat.is_bot or seat.left:
+        return None
+    return seat.user_id
+
+
+def frame_readers(table_id: int, seats: list[Seat]) -> dict[str, tuple[int, int | None]]:
+    """Each seat group's rightful reader (the holder's user id) at the moment of the step: a
+    consumer forwards a seat frame only if its own user is that reader, so a socket left in a
+    group it no longer belongs to (its user stood up, was unseated, walked out) reads nothing
+    private (docs/protocol.md, "Who you are")."""
+    return {seat_group(table_id, s.position): (s.position, seat_holder(s)) for s in seats}
+
+
 def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[Any]) -> dict[str, str]:
     """One frame per reader, rendered inside the transaction from the state just saved, and
     serialised once here: every socket of a group gets the same text (no JSON per socket).
@@ -49,7 +66,9 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     # Every socket of the public group counts as a watcher (games.spectating): with none, no
     # public frame is rendered.  One who joins meanwhile gets a snapshot after joining, and one
     # missed in the scaled mode (the count is up to a second old) sees a seq gap and resyncs.
-    readers = [None, 0, 1, 2, 3] if watchers > 0 else [0, 1, 2, 3]
+    # A chair nobody holds (a bot's, a leaver's) has no reader: its private frame is not rendered.
+    held = [s.position for s in seats if seat_holder(s) is not None]
+    readers = [None, *held] if watchers > 0 else held
     engine_seats = {p: (row.engine_seat(p) if p is not None else None) for p in readers}
     views = engine.views(engine_seats.values())
     frames: dict[str, str] = {}
@@ -177,12 +196,23 @@ def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     OUTBOX.put(messages)
 
 
-def send_hand_frames(table_id: int, frames: dict[str, str], hand_id: int, seq: int) -> None:
+def send_hand_frames(
+    table_id: int,
+    frames: dict[str, str],
+    hand_id: int,
+    seq: int,
+    readers: dict[str, tuple[int, int | None]],
+) -> None:
     """``frames``: group -> the frame already serialised (JSON text), forwarded as is by consumers.
-    ``hand``/``seq`` ride along so a consumer knows what it delivered without parsing the text."""
-    _send_all(
-        [(group, {"type": "table.frame", "text": text, "hand": hand_id, "seq": seq}) for group, text in frames.items()]
-    )
+    ``hand``/``seq`` ride along so a consumer knows what it delivered without parsing the text;
+    a seat group's frame names its chair (``seat``) and the only user whose sockets may forward
+    it (``reader``: frame_readers); the public frame has neither."""
+    messages = []
+    for group, text in frames.items():
+        seat, reader = readers.get(group, (None, None))
+        message = {"type": "table.frame", "text": text, "hand": hand_id, "seq": seq, "seat": seat, "reader": reader}
+        messages.append((group, message))
+    _send_all(messages)
 
 
 def table_changed(table_id: int) -> None:

@@ -134,7 +134,7 @@ def state_for_reader(table: Table, user: Any) -> dict[str, Any]:
     (delayed, public) — so no side door (the table page, the REST API) shows play undelayed."""
     from games import services
 
-    if user is not None and user.is_authenticated and table.seats.filter(user=user).exists():
+    if services.reads.held_position(list(table.seats.all()), user) is not None:
         state = services.state_for(table, user)
         state["table"]["watchers"] = watcher_count(table.pk)
         return state

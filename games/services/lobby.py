@@ -105,10 +105,18 @@ def stand(table_id: int, user: User) -> None:
         if table.status == Table.PLAYING:
             presence.leave_match(table, seat)
             return
-        seat.user, seat.ready = None, False
-        seat.save()
+        vacate(seat)
         _cancel_countdown(table)
         announce_table_change(table)
+
+
+def vacate(seat: Seat) -> None:
+    """Free a chair (stood up, unseated).  Its connection count was its occupant's: the sockets
+    that counted there move to watching on the table change (games.consumers), so the chair
+    starts again at none for whoever sits next."""
+    seat.user, seat.ready = None, False
+    seat.connections, seat.connected, seat.timeouts, seat.disconnects = 0, False, 0, 0
+    seat.save()
 
 
 def add_bots(table_id: int, user: User) -> int:

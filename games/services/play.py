@@ -29,7 +29,7 @@ from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, Seat, Table
 from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.protocol import parse_action
-from games.services import match, settlement
+from games.services import lobby, match, settlement
 from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
     Refused,
@@ -203,10 +203,11 @@ class _Step:
             ]
         )
         frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
+        readers = fanout.frame_readers(row.table_id, self.seats)
         # robust: the move is committed; a failing broker or layer afterwards must not skip the
         # other callbacks (clients resync on the gap; the sweepers catch lost timers and settlements).
         engine, seq = self.engine, row.seq
-        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, row.pk, seq), robust=True)
+        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, row.pk, seq, readers), robust=True)
         transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
@@ -283,6 +284,8 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Refused("you do not sit at this table")
+        if seat.left:
+            raise Refused("you left this match: 托管 plays your seat to its end")
         engine = _engine(row)
         engine_seat = row.engine_seat(seat.position)
         try:
@@ -374,8 +377,7 @@ def _wake_table(table_id: int, token: int) -> bool:
         if table.status != Table.WAITING:
             return False
         for seat in table.seats.select_for_update().filter(user__isnull=False, ready=False):
-            seat.user = None
-            seat.save(update_fields=["user"])
+            lobby.vacate(seat)
         table.ready_deadline = None
         table.save(update_fields=["ready_deadline"])
         announce_table_change(table)

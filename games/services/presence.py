@@ -16,14 +16,19 @@ from games.services.common import (
 )
 
 
-def set_connected(table_id: int, user: User, connected: bool) -> None:
-    """A socket of a seated player opened or closed.
+def set_connected(table_id: int, user: User, connected: bool, position: int | None = None) -> None:
+    """A socket of a seated player opened or closed (or began or stopped reading chair ``position``).
 
     A player may have several sockets (tabs, a reconnect racing the old socket's close): the
     seat is connected while any is open, and only the last one closing counts as a disconnect.
+    With ``position``, only that chair counts, and only while ``user`` still sits in it: a chair
+    the user stood up from was reset then (lobby.stand), and its next occupant's count is theirs.
     """
     with transaction.atomic():
-        seat = Seat.objects.select_for_update().filter(table_id=table_id, user=user).select_related("table").first()
+        found = Seat.objects.select_for_update().filter(table_id=table_id, user=user)
+        if position is not None:
+            found = found.filter(position=position)
+        seat = found.select_related("table").first()
         if seat is None:
             return
         seat.connections = seat.connections + 1 if connected else max(0, seat.connections - 1)

@@ -6,7 +6,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from games.models import Hand, Table
+from games import fanout
+from games.models import Hand, Seat, Table
 from games.prepared import PreparedSelect
 from games.protocol import render_state
 from games.services import play
@@ -44,10 +45,24 @@ def current_seq(table_id: int) -> tuple[int, int] | None:
     return (found[0].pk, found[0].seq) if found else None
 
 
+def held_position(seats: list[Seat], user: User | None) -> int | None:
+    """The chair ``user`` holds now — the only chair whose private view they may read (a chair
+    left by walking out of the match, or taken by a house bot, is no longer theirs)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s.position for s in seats if fanout.seat_holder(s) == user.pk), None)
+
+
 def state_for(table: Table, user: User | None) -> dict[str, Any]:
-    """The full snapshot a client gets on connect or resync."""
+    """The full snapshot a client gets on connect or resync: the private view of the chair the
+    user holds now, or the undelayed public view (callers that serve watchers use
+    games.spectating instead)."""
     seats = play.table_seats(table, lock=False)  # names: games.names, not a join
-    position = next((s.position for s in seats if user is not None and s.user_id == user.pk), None)
+    return render_for(table, seats, held_position(seats, user))
+
+
+def render_for(table: Table, seats: list[Seat], position: int | None) -> dict[str, Any]:
+    """The full snapshot for the reader at chair ``position`` (None: the undelayed public view)."""
     row = current_hand(table)
     engine = play._for_reading(row) if row is not None else None
     return render_state(table, seats, row, engine, position)
