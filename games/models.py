@@ -100,6 +100,9 @@ class Hand(models.Model):
     seq = models.PositiveIntegerField(default=0)  # bumped by every applied command
     deadline_at = models.DateTimeField(null=True, blank=True)  # when the current decision times out
     window_opened_at = models.DateTimeField(null=True, blank=True)  # the open claim window's start
+    # Answers to a protected claim window, kept off the engine until the window closes (engine
+    # seat -> action): nothing that anyone else sees changes when a seat answers (services.play).
+    window_answers = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, default=PLAYING)
     result = models.JSONField(null=True, blank=True)
     deltas = models.JSONField(null=True, blank=True)  # chair -> wallet units actually settled

@@ -136,9 +136,18 @@ def hand_info(
         "seed": row.seed if row.status == Hand.FINISHED else None,
         "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
         "deadline_in_ms": deadline_ms,
-        "view": view if view is not None else engine.view(engine_seat),
+        "view": _with_own_answer(row, engine_seat, view if view is not None else engine.view(engine_seat)),
         "deltas": row.deltas if row.status == Hand.FINISHED else None,
     }
+
+
+def _with_own_answer(row: Hand, engine_seat: int | None, view: dict[str, Any]) -> dict[str, Any]:
+    """A seat that has answered a protected claim window sees its answer and no more buttons;
+    the window stays open for everyone else until its deadline (services.play)."""
+    answered = (row.window_answers or {}).get(str(engine_seat)) if engine_seat is not None else None
+    if answered is None:
+        return view
+    return {**view, "legal_actions": [], "answered": answered}
 
 
 def render_state(

@@ -258,7 +258,14 @@ CAISHEN_SETTLEMENT = os.environ.get("CAISHEN_SETTLEMENT", "inline").strip() or "
 # How many server processes serve the tables (the system check refuses in-process timers for >1).
 CAISHEN_PROCESSES = env_int("CAISHEN_PROCESSES", 1, minimum=1)
 CAISHEN_BOT_DELAY = env_float("CAISHEN_BOT_DELAY", 0.8)  # seconds a bot "thinks" on its turn
-CAISHEN_DISCARD_PAUSE = env_float("CAISHEN_DISCARD_PAUSE", 0.6)  # the uniform claim-window pause
+# Claim protection (docs/protocol.md): "uniform" — with two or more people at a table every
+# claim window lasts the table's claim_seconds and answers stay private until it closes, so
+# neither clock nor frames tell whether anyone could claim; "pause" — the quicker, weaker scheme
+# (seats with nothing to claim pass after CAISHEN_DISCARD_PAUSE; a claim holds the table).
+CAISHEN_CLAIM_PROTECTION = os.environ.get("CAISHEN_CLAIM_PROTECTION", "uniform").strip() or "uniform"
+if CAISHEN_CLAIM_PROTECTION not in ("uniform", "pause"):
+    raise ImproperlyConfigured(f"CAISHEN_CLAIM_PROTECTION must be uniform or pause, not {CAISHEN_CLAIM_PROTECTION!r}")
+CAISHEN_DISCARD_PAUSE = env_float("CAISHEN_DISCARD_PAUSE", 0.6)  # the claim-window pause ("pause", or one person)
 CAISHEN_BETWEEN_HANDS_SECONDS = env_float("CAISHEN_BETWEEN_HANDS_SECONDS", 6)
 # Spectators see a public table this many seconds late (no live help for a seated friend).
 CAISHEN_SPECTATOR_DELAY = env_float("CAISHEN_SPECTATOR_DELAY", 3)

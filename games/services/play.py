@@ -9,6 +9,7 @@ never owns state: a stale or early wake-up changes nothing.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -20,7 +21,7 @@ from django.utils import timezone
 
 from games import fanout, timers
 from games.engine.bots import GreedyBot
-from games.engine.hand import CLAIM, ENDED
+from games.engine.hand import CLAIM, ENDED, ClaimWindow
 from games.engine.hand import Hand as EngineHand
 from games.engine.state import PASS, Action, IllegalAction
 from games.engine.tiles import TileNotationError
@@ -28,7 +29,7 @@ from games.engine.variants import get_variant
 from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, Seat, Table
 from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
-from games.protocol import parse_action
+from games.protocol import parse_action, render_state
 from games.services import lobby, match, settlement
 from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
@@ -46,6 +47,7 @@ STEP_FIELDS = [
     "snapshot",
     "deadline_at",
     "window_opened_at",
+    "window_answers",
     "status",
     "result",
     "deltas",
@@ -75,7 +77,7 @@ class _Step:
     engine: EngineHand
     seats: list[Seat]
     events: list[Any] = field(default_factory=list)
-    now: datetime = field(default_factory=timezone.now)
+    now: datetime = field(default_factory=lambda: timezone.now())  # (looked up per step: test clocks)
     # (action, number of events it produced): the HandAction log that replays need.
     actions: list[tuple[Action, int]] = field(default_factory=list)
 
@@ -110,6 +112,69 @@ class _Step:
         window = self.engine.window
         return window is not None and bool(window.options.get(engine_seat))
 
+    # -- claim protection (docs/protocol.md, "Claim protection") ------------------------------
+    def protected_window(self) -> bool:
+        """Is the open claim window a uniform one: the same clock for everyone, every answer kept
+        private until it closes?  So when two or more people sit at the table (who is a bot or on
+        托管 is public, so this tells nobody anything); a lone person has nobody at the table to
+        hide a claim from, and gets the quicker pace."""
+        w = self.engine.window
+        if self.engine.phase != CLAIM or w is None or setting("CAISHEN_CLAIM_PROTECTION", "uniform") != "uniform":
+            return False
+        if self.engine.variant.prompt(self.engine) is not None:
+            return False  # a rule set's question (漳州 抢金) is answered first, as before
+        people = [s for s in range(4) if not self.automatic(s)]
+        return len(people) >= 2 and any(s in w.options for s in people)
+
+    def record_answer(self, action: Action) -> bool:
+        """Keep a person's answer to the protected window off the engine (and off every other
+        reader's frames) until the window closes.  Returns whether it closes now: a claim takes
+        the tile on what is known already (no claimant is still deciding)."""
+        reason = self.engine.refusal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        answers = dict(self.row.window_answers or {})
+        if str(action.seat) in answers:
+            raise IllegalAction("you have already answered this discard")
+        answers[str(action.seat)] = action.to_json()
+        self.row.window_answers = answers
+        return self.claim_decided()
+
+    def claim_decided(self) -> bool:
+        """Would the window give the tile to a claim now?  Seats with nothing to claim count as
+        passing; a seat with a claim that has not answered leaves it open.  A window that would
+        close with no claim waits for its deadline instead: closing early would tell everyone
+        that whoever could claim has passed."""
+        w = self.engine.window
+        assert w is not None
+        responses = dict(w.responses)
+        for s in w.waiting_on():
+            recorded = (self.row.window_answers or {}).get(str(s))
+            if recorded is not None:
+                responses[s] = Action.from_json(recorded)
+            elif self.has_claim(s):
+                return False
+            else:
+                responses[s] = Action(s, PASS)
+        trial = ClaimWindow(kind=w.kind, seat=w.seat, tile=w.tile, options=w.options, responses=responses)
+        return self.engine.variant.pick_claim(self.engine, trial) is not None
+
+    def apply_recorded(self, pass_the_rest: bool = False) -> None:
+        """Apply the protected window's recorded answers (in seat order: the rule set's claim
+        priority decides between them, not the order they came in); with ``pass_the_rest``
+        also the passes of seats with nothing to claim, which closes the window."""
+        answers = self.row.window_answers or {}
+        self.row.window_answers = {}
+        for key in sorted(answers, key=int):
+            w = self.engine.window
+            if self.engine.phase == CLAIM and w is not None and int(key) in w.waiting_on():
+                self.apply(Action.from_json(answers[key]))
+        w = self.engine.window
+        if pass_the_rest and self.engine.phase == CLAIM and w is not None:
+            for s in w.waiting_on():
+                if self.engine.phase == CLAIM and not self.has_claim(s):
+                    self.apply(Action(s, PASS))
+
     def bot_action(self, engine_seat: int) -> Action:
         rng = random.Random(f"{self.row.seed}:{self.engine.seq}:{engine_seat}")
         return GreedyBot().choose(self.engine, engine_seat, rng)
@@ -136,12 +201,17 @@ class _Step:
                 if self.engine.phase != CLAIM:
                     self.row.deadline_at = self.now + timedelta(seconds=self.row.table.turn_seconds)
                     return
+                if self.protected_window():
+                    # Claim protection: one clock for every discard, whoever holds a claim; the
+                    # answers are kept until it runs out (or a claim takes the tile).
+                    opened = self.row.window_opened_at or self.now
+                    self.row.deadline_at = opened + timedelta(seconds=self.row.table.claim_seconds)
+                    return
                 if any(self.has_claim(s) for s in people):
                     self.row.deadline_at = self.now + timedelta(seconds=self.row.table.claim_seconds)
                     return
-                # Claim protection: every discard opens a window for every seat, and seats with
-                # nothing to claim pass after one uniform pause, so the pace of play does not
-                # tell who holds a claim.
+                # Weaker protection (CAISHEN_CLAIM_PROTECTION=pause, or a lone person at the
+                # table): seats with nothing to claim pass after one uniform pause.
                 until = (self.row.window_opened_at or self.now) + timedelta(
                     seconds=float(setting("CAISHEN_DISCARD_PAUSE", 0.6))
                 )
@@ -186,6 +256,8 @@ class _Step:
     def save(self) -> None:
         row = self.row
         row.seq += 1
+        if self.engine.phase != CLAIM:
+            row.window_answers = {}  # (applied when the window closed: apply_recorded)
         row.snapshot = self.engine.to_json()
         if row.status == Hand.PLAYING and not self.pending():
             row.deadline_at = None
@@ -293,14 +365,25 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
         except (ValueError, TileNotationError) as exc:
             raise Refused(f"malformed command: {exc}") from None
         step = _Step(row, engine, seats)
+        window = engine.window
+        if step.protected_window() and window is not None and engine_seat in window.waiting_on():
+            try:
+                closes = step.record_answer(action)
+            except IllegalAction as exc:
+                raise Refused(str(exc)) from None
+            _forget_timeouts(seat)
+            if not closes:
+                _keep_answer(step, seat)
+                return row.seq
+            step.apply_recorded(pass_the_rest=True)
+            step.advance()
+            step.save()
+            return row.seq
         try:
             step.apply(action)
         except IllegalAction as exc:
             raise Refused(str(exc)) from None
-        if seat.auto_play or seat.timeouts:
-            seat.auto_play = False  # 托管 ends when the player acts again
-            seat.timeouts = 0
-            seat.save(update_fields=["auto_play", "timeouts"])
+        _forget_timeouts(seat)
         step.advance()
         step.save()
         log.info(
@@ -308,6 +391,31 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
             extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": row.seq, "do": action.kind},
         )
         return row.seq
+
+
+def _forget_timeouts(seat: Seat) -> None:
+    if seat.auto_play or seat.timeouts:
+        seat.auto_play = False  # 托管 ends when the player acts again
+        seat.timeouts = 0
+        seat.save(update_fields=["auto_play", "timeouts"])
+
+
+def _keep_answer(step: _Step, seat: Seat) -> None:
+    """A protected window's answer is kept, not applied: only the answering seat hears of it
+    (its own snapshot, buttons gone); the row's seq, the clock and every other frame stay as
+    they were, so nobody else can tell that anyone answered."""
+    row, engine = step.row, step.engine
+    Hand.objects.filter(pk=row.pk).update(window_answers=row.window_answers)
+    state = render_state(row.table, step.seats, row, engine, seat.position)
+    group = fanout.seat_group(row.table_id, seat.position)
+    readers = fanout.frame_readers(row.table_id, step.seats)
+    text = json.dumps(state, separators=(",", ":"))
+    seq = row.seq
+    transaction.on_commit(
+        lambda: fanout.send_hand_frames(row.table_id, {group: text}, row.pk, seq, readers), robust=True
+    )
+    transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
+    log.info("window answer kept", extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": seq})
 
 
 def wake(kind: str, obj_id: int, token: int) -> bool:
@@ -336,6 +444,7 @@ def wake(kind: str, obj_id: int, token: int) -> bool:
             return True
         seats = table_seats(table)
         step = _Step(row, _engine(row), seats, now=now)
+        step.apply_recorded()  # a protected window's answers, kept until its deadline
         for engine_seat in step.pending():
             if step.engine.phase == ENDED:
                 break

@@ -94,7 +94,7 @@ def serve(tmp: Path) -> Iterator[str]:
         "CAISHEN_VAR_DIR": str(tmp),
         "CAISHEN_BOT_DELAY": "0.05",
         "CAISHEN_BETWEEN_HANDS_SECONDS": "1",
-        "CAISHEN_DISCARD_PAUSE": "0.05",  # the uniform claim-window pause after every discard
+        "CAISHEN_DISCARD_PAUSE": "0.05",  # the claim-window pause after every discard (one person: no uniform window)
         "CAISHEN_TIMERS": "inprocess",
     }
     manage = [sys.executable, str(ROOT / "manage.py")]

@@ -43,6 +43,7 @@ def test_open_a_replay_and_step_through_it(live_server: Any, settings: Any, monk
     require_browser()
     settings.CAISHEN_BOT_DELAY = 0
     settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_CLAIM_PROTECTION = "pause"  # quick windows (the uniform one: test_claim_protection.py)
     owner = get_user_model().objects.create_user("replayer", password="pw-123456")
     table = services.create_table(owner, "zhejiang_caishen", {}, hands_total=1)
     services.add_bots(table.pk, owner)

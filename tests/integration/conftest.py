@@ -239,6 +239,9 @@ def scaled_env(
         "CAISHEN_LOG_FORMAT": "json",
         "CAISHEN_BOT_DELAY": "0.05",
         "CAISHEN_DISCARD_PAUSE": "0.05",
+        # Quick claim windows: the uniform one (claim_seconds per discard) is tested in
+        # tests/platform/test_claim_protection.py; here hands run at ~20x a human pace.
+        "CAISHEN_CLAIM_PROTECTION": "pause",
         "CAISHEN_BETWEEN_HANDS_SECONDS": "0.3",
         "CAISHEN_SWEEP_SECONDS": "1",
         # The hands here run at ~20× a human pace (the delays above): a client answers a claim

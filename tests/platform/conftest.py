@@ -32,5 +32,6 @@ def instant_play(settings):
     # timers in process (the embedded mode's), whatever the environment selects.
     settings.CAISHEN_BOT_DELAY = 0
     settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_CLAIM_PROTECTION = "pause"  # quick windows (the uniform one: test_claim_protection.py)
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_TIMERS = "inprocess"

@@ -32,6 +32,7 @@ def live_settings(settings: Any) -> None:
     settings.CAISHEN_BOT_DELAY = 0
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_DISCARD_PAUSE = 0  # seats with nothing to claim pass at once
+    settings.CAISHEN_CLAIM_PROTECTION = "pause"  # quick windows (the uniform one: test_claim_protection.py)
     settings.CAISHEN_SPECTATOR_DELAY = 0  # watchers here read the table as it is
 
 

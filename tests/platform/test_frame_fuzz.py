@@ -47,6 +47,7 @@ ANSWERS = {"error", "refused", "pong", "snapshot"}  # everything the server may 
 def fuzz_settings(settings: Any) -> None:
     settings.CAISHEN_BOT_DELAY = 0
     settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_CLAIM_PROTECTION = "pause"  # quick windows (the uniform one: test_claim_protection.py)
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_SPECTATOR_DELAY = 0
     settings.CAISHEN_TIMERS = "inprocess"

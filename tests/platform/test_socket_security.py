@@ -21,6 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def live_settings(settings: Any) -> None:
     settings.CAISHEN_BOT_DELAY = 0
     settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_CLAIM_PROTECTION = "pause"  # quick windows (the uniform one: test_claim_protection.py)
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_SPECTATOR_DELAY = 0
 

@@ -34,6 +34,7 @@ DELAY = 0.6
 def live_settings(settings: Any) -> None:
     settings.CAISHEN_BOT_DELAY = 0
     settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_CLAIM_PROTECTION = "pause"  # quick windows (the uniform one: test_claim_protection.py)
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_TIMERS = "inprocess"
     settings.CAISHEN_SPECTATOR_DELAY = DELAY
