@@ -30,6 +30,7 @@ from games.fanout import OUTBOX  # noqa: E402
 from games.timers import IN_PROCESS, backend_name, local_upto  # noqa: E402
 from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
+from mahjong_platform.socket_limits import install as bound_socket_output  # noqa: E402
 
 
 def bound_to_server_loop(app: Any) -> Any:
@@ -56,6 +57,10 @@ application = bound_to_server_loop(
         }
     )
 )
+
+# A socket whose client stopped reading is dropped once its unsent output passes
+# CAISHEN_SOCKET_SEND_BUFFER, instead of growing daphne without end (mahjong_platform/socket_limits.py).
+bound_socket_output()
 
 # Last, with everything imported: freeze the start-up heap and raise the young threshold, so the
 # collector's pauses stop being the latency's tail (mahjong_platform/gc_tuning.py).

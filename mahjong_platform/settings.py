@@ -275,6 +275,9 @@ CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-dea
 # sign-ins per five minutes per address and per username.
 CAISHEN_SOCKET_RATE = env_float("CAISHEN_SOCKET_RATE", 20)
 CAISHEN_LOGIN_ATTEMPTS = env_int("CAISHEN_LOGIN_ATTEMPTS", 10, minimum=1)
+# Bytes a WebSocket may have queued unsent before it is dropped (a client that stopped reading;
+# mahjong_platform/socket_limits.py); 0 = no bound.
+CAISHEN_SOCKET_SEND_BUFFER = env_int("CAISHEN_SOCKET_SEND_BUFFER", 1024 * 1024, minimum=0)
 
 # Celery (scaled mode only; the embedded mode never starts a worker).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL or "memory://"
