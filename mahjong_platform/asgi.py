@@ -33,17 +33,35 @@ from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 from mahjong_platform.socket_limits import install as bound_socket_output  # noqa: E402
 
 
+def bind_to_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Attach what must run on daphne's event loop: the fan-out outbox (games/fanout.py) and, in
+    the embedded mode, the in-process timers and their sweeper.  Idempotent."""
+    OUTBOX.bind(loop)
+    if backend_name() == "inprocess":
+        IN_PROCESS.bind(loop)
+    elif local_upto() > 0:
+        IN_PROCESS.bind(loop, sweep=False)  # celery timers, the short ones fired here
+
+
+def bind_when_the_server_runs() -> bool:
+    """Start the timers with the process, not with its first request: after a restart a table of
+    bots (or a player's overdue turn) must move on although no browser has reconnected yet.
+    Under daphne the event loop is Twisted's asyncio reactor's, installed before this module is
+    imported; its callWhenRunning fires once the server is up.  Elsewhere (tests, other ASGI
+    servers) the first request still binds (bound_to_server_loop)."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    loop = getattr(reactor, "_asyncioEventloop", None)
+    if reactor is None or loop is None:
+        return False
+    reactor.callWhenRunning(bind_to_loop, loop)
+    return True
+
+
 def bound_to_server_loop(app: Any) -> Any:
-    """The first request of any kind binds what must run on daphne's event loop: the fan-out
-    outbox (games/fanout.py) and, in the embedded mode, the in-process timers and their sweeper."""
+    """Any request binds too (idempotent): the safety net where no reactor announced itself."""
 
     async def wrapped(scope: Any, receive: Any, send: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        OUTBOX.bind(loop)
-        if backend_name() == "inprocess":
-            IN_PROCESS.bind(loop)
-        elif local_upto() > 0:
-            IN_PROCESS.bind(loop, sweep=False)  # celery timers, the short ones fired here
+        bind_to_loop(asyncio.get_running_loop())
         return await app(scope, receive, send)
 
     return wrapped
@@ -57,6 +75,8 @@ application = bound_to_server_loop(
         }
     )
 )
+
+bind_when_the_server_runs()
 
 # A socket whose client stopped reading is dropped once its unsent output passes
 # CAISHEN_SOCKET_SEND_BUFFER, instead of growing daphne without end (mahjong_platform/socket_limits.py).
