@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from mahjong_platform.client_address import check_configuration as check_client_address_configuration
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CAISHEN_VAR_DIR", BASE_DIR / "var"))
 
@@ -268,6 +270,11 @@ CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-dea
 # sign-ins per five minutes per address and per username.
 CAISHEN_SOCKET_RATE = env_float("CAISHEN_SOCKET_RATE", 20)
 CAISHEN_LOGIN_ATTEMPTS = env_int("CAISHEN_LOGIN_ATTEMPTS", 10, minimum=1)
+# Rate limits key on the client's address: behind a proxy, the header it writes and which peers
+# are its proxies (mahjong_platform/client_address.py); unset, the direct peer.
+CAISHEN_CLIENT_IP_HEADER = os.environ.get("CAISHEN_CLIENT_IP_HEADER", "").strip()
+CAISHEN_TRUSTED_PROXIES = os.environ.get("CAISHEN_TRUSTED_PROXIES", "").strip()
+check_client_address_configuration(CAISHEN_CLIENT_IP_HEADER, CAISHEN_TRUSTED_PROXIES)
 
 # Celery (scaled mode only; the embedded mode never starts a worker).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL or "memory://"
