@@ -6,10 +6,15 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile
+from accounts.signin_limits import SignInLimitMixin
+
+
+class SignInForm(SignInLimitMixin, AuthenticationForm):
+    """The site's sign-in: Django's form under the sign-in limits (accounts.signin_limits)."""
 
 
 class SignUpForm(UserCreationForm):

@@ -267,9 +267,12 @@ CAISHEN_SPECTATOR_DELAY = env_float("CAISHEN_SPECTATOR_DELAY", 3)
 CAISHEN_READY_SECONDS = env_int("CAISHEN_READY_SECONDS", 30, minimum=1)  # the fourth seat's countdown
 CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-deadline sweeper
 # Abuse limits: socket messages per second per connection (bursts twice that), and failed
-# sign-ins per five minutes per address and per username.
+# sign-ins per window (accounts/signin_limits.py): per account and client (its device cookie,
+# else its address), and per address for clients without a device cookie.
 CAISHEN_SOCKET_RATE = env_float("CAISHEN_SOCKET_RATE", 20)
 CAISHEN_LOGIN_ATTEMPTS = env_int("CAISHEN_LOGIN_ATTEMPTS", 10, minimum=1)
+CAISHEN_LOGIN_ADDRESS_ATTEMPTS = env_int("CAISHEN_LOGIN_ADDRESS_ATTEMPTS", 50, minimum=1)
+CAISHEN_LOGIN_WINDOW = env_int("CAISHEN_LOGIN_WINDOW", 300, minimum=1)
 # Rate limits key on the client's address: behind a proxy, the header it writes and which peers
 # are its proxies (mahjong_platform/client_address.py); unset, the direct peer.
 CAISHEN_CLIENT_IP_HEADER = os.environ.get("CAISHEN_CLIENT_IP_HEADER", "").strip()
