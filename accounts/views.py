@@ -17,13 +17,13 @@ from django.db import IntegrityError
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse_lazy
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from accounts import ledger_export, services, signin_limits
+from accounts import ledger_export, second_factor, services, signin_limits
 from accounts.forms import AdjustForm, ProfileForm, SignInForm, SignUpForm
 from accounts.language import remember_language, supported
 from accounts.models import Profile, Wallet
@@ -45,13 +45,17 @@ def _me(request: HttpRequest) -> User:
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Signed-out visitors go to the sign-in page; signed-in non-staff get 403."""
+    """Signed-out visitors go to the sign-in page; signed-in non-staff get 403; staff who owe a
+    code from their authenticator app (accounts.second_factor) go to give it first."""
 
     @login_required
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_staff:
             raise PermissionDenied
+        step = second_factor.missing_step(request.user)
+        if step is not None:
+            return redirect(f"{reverse(step)}?{urlencode({'next': request.get_full_path()})}")
         return view(request, *args, **kwargs)
 
     return wrapped

@@ -58,7 +58,8 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 INSTALLED_APPS = [
     # daphne first: it replaces `runserver` with an ASGI server.
     "daphne",
-    "django.contrib.admin",
+    # django.contrib.admin with our site: sign-in limits and staff's second factor (accounts/admin_site.py).
+    "accounts.admin_config.StaffAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -69,6 +70,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     # Swagger UI's files, served from our own static files: /api/docs/ needs no CDN.
     "drf_spectacular_sidecar",
+    # Staff's second factor: TOTP authenticator apps (accounts/second_factor.py).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "accounts",
     "games",
     "tournaments",
@@ -84,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): whether this session gave a code from staff's authenticator app.
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -210,6 +216,11 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "accounts:login"
+# Staff's second factor (accounts/second_factor.py): off by default so the demo needs no app;
+# on, every staff member must enrol an authenticator app before any staff page.
+CAISHEN_STAFF_REQUIRE_2FA = env_bool("CAISHEN_STAFF_REQUIRE_2FA", default=False)
+OTP_TOTP_ISSUER = "Caishen"  # the name authenticator apps show beside the code
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin may delete a lost device, never read another's key
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
