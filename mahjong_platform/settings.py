@@ -284,6 +284,9 @@ CAISHEN_SOCKET_RATE = env_float("CAISHEN_SOCKET_RATE", 20)
 CAISHEN_LOGIN_ATTEMPTS = env_int("CAISHEN_LOGIN_ATTEMPTS", 10, minimum=1)
 CAISHEN_LOGIN_ADDRESS_ATTEMPTS = env_int("CAISHEN_LOGIN_ADDRESS_ATTEMPTS", 50, minimum=1)
 CAISHEN_LOGIN_WINDOW = env_int("CAISHEN_LOGIN_WINDOW", 300, minimum=1)
+# Wrong room-code guesses per five minutes per session and per address (games/join_limits.py).
+CAISHEN_ROOM_CODE_ATTEMPTS = env_int("CAISHEN_ROOM_CODE_ATTEMPTS", 10, minimum=1)
+CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS = env_int("CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS", 50, minimum=1)
 # Rate limits key on the client's address: behind a proxy, the header it writes and which peers
 # are its proxies (mahjong_platform/client_address.py); unset, the direct peer.
 CAISHEN_CLIENT_IP_HEADER = os.environ.get("CAISHEN_CLIENT_IP_HEADER", "").strip()
