@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from mahjong_platform.client_address import check_configuration as check_client_address_configuration
+from mahjong_platform.content_security import content_security_policy
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CAISHEN_VAR_DIR", BASE_DIR / "var"))
@@ -81,6 +82,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Content-Security-Policy on every response (mahjong_platform/content_security.py).
+    "mahjong_platform.content_security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before CommonMiddleware: picks the language from the cookie that
     # set_language and the profile page write, else from Accept-Language.
@@ -93,6 +96,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+CONTENT_SECURITY_POLICY = content_security_policy()
 
 ROOT_URLCONF = "mahjong_platform.urls"
 
