@@ -228,3 +228,10 @@ def test_a_code_is_accepted_once(device: TOTPDevice, clerk: Any) -> None:
     assert first.post(reverse("accounts:second_factor_verify"), {"token": token}).status_code == 302
     assert second.post(reverse("accounts:second_factor_verify"), {"token": token}).status_code == 400
     assert not reaches_admin(second)
+
+
+def test_the_second_factor_pages_speak_chinese_by_default(clerk: Any) -> None:
+    client = Client()
+    client.force_login(clerk)
+    html = client.get(reverse("accounts:second_factor_setup")).content.decode()
+    assert "身份验证器应用" in html and "Authenticator app" not in html
