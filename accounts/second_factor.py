@@ -19,9 +19,9 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
-from django.utils.translation import gettext_lazy as _
 
 VERIFY_PAGE = "accounts:second_factor_verify"
 SETUP_PAGE = "accounts:second_factor_setup"

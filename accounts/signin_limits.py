@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core import signing
-from django.core.exceptions import ValidationError
-from django.forms.forms import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 

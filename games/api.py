@@ -393,7 +393,9 @@ class BotsView(TableActionView):
         200: OpenApiResponse(OpenApiTypes.OBJECT, description='`{"id": 7, "url": "/tables/7/"}`'),
         400: DETAIL,
         404: DETAIL,
-        429: OpenApiResponse(OpenApiTypes.OBJECT, description="Too many wrong room codes from this client: wait a few minutes."),
+        429: OpenApiResponse(
+            OpenApiTypes.OBJECT, description="Too many wrong room codes from this client: wait a few minutes."
+        ),
     },
     tags=["tables"],
 )

@@ -80,7 +80,9 @@ def check_configuration(header: str, proxies: str) -> None:
     """Refuse a configuration that cannot work (called from settings.py, so it fails at start-up)."""
     trusted = parse_trusted_proxies(proxies)
     if header and not _HEADER_NAME.match(header):
-        raise ImproperlyConfigured(f"CAISHEN_CLIENT_IP_HEADER must be a header name like X-Forwarded-For, not {header!r}")
+        raise ImproperlyConfigured(
+            f"CAISHEN_CLIENT_IP_HEADER must be a header name like X-Forwarded-For, not {header!r}"
+        )
     if header and not (trusted.count or trusted.networks):
         raise ImproperlyConfigured(
             "CAISHEN_CLIENT_IP_HEADER is set but CAISHEN_TRUSTED_PROXIES is empty: "

@@ -196,9 +196,7 @@ def test_requiring_a_second_factor_sends_staff_without_one_to_enrol(settings: An
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("accounts:second_factor_setup"))
     assert not reaches_admin(client)
-    assert client.get(reverse("accounts:staff_wallets"))["Location"].startswith(
-        reverse("accounts:second_factor_setup")
-    )
+    assert client.get(reverse("accounts:staff_wallets"))["Location"].startswith(reverse("accounts:second_factor_setup"))
 
     client.get(reverse("accounts:second_factor_setup"))
     pending = TOTPDevice.objects.get(user=clerk, confirmed=False)

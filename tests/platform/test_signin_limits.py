@@ -106,7 +106,9 @@ def test_with_the_proxy_header_trusted_clients_behind_the_proxy_are_told_apart(s
     attacker = Client()
     for _ in range(60):
         sign_in(attacker, "demo", "guess", address="10.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.66")
-    assert sign_in(attacker, "demo", PASSWORD, address="10.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.66").status_code == 429
+    assert (
+        sign_in(attacker, "demo", PASSWORD, address="10.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.66").status_code == 429
+    )
     # A forged left-most entry does not make a fresh client either.
     forged = sign_in(Client(), "demo", PASSWORD, address="10.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.66")
     assert forged.status_code == 429
