@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.cache import never_cache
 
 from accounts import second_factor, signin_limits
 from accounts.forms import StaffSignInForm
@@ -32,6 +35,9 @@ class StaffAdminSite(admin.AdminSite):
     def has_permission(self, request: HttpRequest) -> bool:
         return super().has_permission(request) and second_factor.missing_step(request.user) is None
 
+    # As Django's own AdminSite.login: an override does not inherit its decorators.
+    @method_decorator(never_cache)
+    @login_not_required
     def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         # Signed in with the password (here or on the site) but the code is still missing.
         step = second_factor.missing_step(request.user)

@@ -233,3 +233,10 @@ def test_the_second_factor_pages_speak_chinese_by_default(clerk: Any) -> None:
     client.force_login(clerk)
     html = client.get(reverse("accounts:second_factor_setup")).content.decode()
     assert "身份验证器应用" in html and "Authenticator app" not in html
+
+
+def test_the_admin_sign_in_page_is_never_cached(clerk: Any, device: TOTPDevice) -> None:
+    assert "no-cache" in Client().get(ADMIN_LOGIN)["Cache-Control"]
+    client = Client()
+    client.force_login(clerk)
+    assert "no-cache" in client.get(ADMIN_LOGIN)["Cache-Control"]  # the detour to the code page too
