@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from accounts import second_factor
 from accounts.forms import TokenForm
@@ -24,6 +25,7 @@ def _next(request: HttpRequest) -> str:
     return reverse("accounts:staff_wallets")
 
 
+@never_cache  # the page shows a secret key
 @login_required
 def setup(request: HttpRequest) -> HttpResponse:
     """Enrol (or replace) the authenticator: show the key, confirm it with a first code.
@@ -55,6 +57,7 @@ def setup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/second_factor_setup.html", context, status=400 if form.errors else 200)
 
 
+@never_cache
 @login_required
 def verify(request: HttpRequest) -> HttpResponse:
     """Give a code from the enrolled authenticator; this session then has staff powers."""

@@ -157,6 +157,7 @@ def test_enrolment_shows_the_otpauth_uri_and_a_first_code_confirms_it(clerk: Any
     page = client.get(reverse("accounts:second_factor_setup"))
     assert page.status_code == 200
     pending = TOTPDevice.objects.get(user=clerk, confirmed=False)
+    assert "no-store" in page["Cache-Control"]  # it shows a secret
     html = page.content.decode()
     assert "otpauth://totp/Caishen%3Aclerk?secret=" in html
     assert page.context["secret"] in html
