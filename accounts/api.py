@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import ledger_export, services
+from accounts import ledger_export, second_factor, services
 from accounts.language import remember_language
 from accounts.models import LedgerEntry, Profile
 from accounts.serializers import AccountSerializer, AdjustSerializer, LedgerEntrySerializer
@@ -115,8 +115,13 @@ class LedgerCSVView(LedgerView):
 
 
 class IsStaff(permissions.BasePermission):
+    """Staff, and for staff who owe a code from their authenticator app, after giving it."""
+
+    message = "Staff only; staff with an authenticator app give its code on /accounts/second-factor/verify/ first."
+
     def has_permission(self, request: Request, view: Any) -> bool:
-        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
+        user = request.user
+        return bool(user and user.is_authenticated and user.is_staff and second_factor.missing_step(user) is None)
 
 
 @extend_schema(

@@ -6,10 +6,36 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile
+from accounts.signin_limits import SignInLimitMixin
+
+
+class SignInForm(SignInLimitMixin, AuthenticationForm):
+    """The site's sign-in: Django's form under the sign-in limits (accounts.signin_limits)."""
+
+
+class StaffSignInForm(SignInLimitMixin, AdminAuthenticationForm):
+    """The admin's sign-in (staff only) under the same limits; the code, if any, comes next."""
+
+
+class TokenForm(forms.Form):
+    """A code from the authenticator app (accounts.second_factor)."""
+
+    token = forms.CharField(
+        label=_("Code from your authenticator app"),
+        max_length=12,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}),
+    )
+
+    def clean_token(self) -> str:
+        token = "".join(self.cleaned_data["token"].split())
+        if not token.isdigit() or len(token) not in (6, 8):
+            raise forms.ValidationError(_("The code is the 6 digits your authenticator app shows."))
+        return token
 
 
 class SignUpForm(UserCreationForm):

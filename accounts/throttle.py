@@ -26,3 +26,8 @@ def hit(key: str, window: int) -> int:
     except ValueError:  # expired between add and incr
         cache.set(bucket, 1, timeout=window)
         return 1
+
+
+def reset(key: str, window: int) -> None:
+    """Forget the current window's hits of ``key``."""
+    cache.delete(_bucket(key, window))

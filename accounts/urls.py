@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views
+from accounts import second_factor_views, views
 
 app_name = "accounts"
 
@@ -16,4 +16,6 @@ urlpatterns = [
     path("ledger.csv", views.ledger_csv, name="ledger_csv"),
     path("staff/wallets/", views.staff_wallets, name="staff_wallets"),
     path("staff/wallets/<int:user_id>/", views.staff_adjust, name="staff_adjust"),
+    path("second-factor/", second_factor_views.setup, name="second_factor_setup"),
+    path("second-factor/verify/", second_factor_views.verify, name="second_factor_verify"),
 ]

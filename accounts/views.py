@@ -6,7 +6,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
@@ -18,14 +17,14 @@ from django.db import IntegrityError
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse_lazy
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from accounts import ledger_export, services, throttle
-from accounts.forms import AdjustForm, ProfileForm, SignUpForm
+from accounts import ledger_export, second_factor, services, signin_limits
+from accounts.forms import AdjustForm, ProfileForm, SignInForm, SignUpForm
 from accounts.language import remember_language, supported
 from accounts.models import Profile, Wallet
 
@@ -46,13 +45,17 @@ def _me(request: HttpRequest) -> User:
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Signed-out visitors go to the sign-in page; signed-in non-staff get 403."""
+    """Signed-out visitors go to the sign-in page; signed-in non-staff get 403; staff who owe a
+    code from their authenticator app (accounts.second_factor) go to give it first."""
 
     @login_required
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_staff:
             raise PermissionDenied
+        step = second_factor.missing_step(request.user)
+        if step is not None:
+            return redirect(f"{reverse(step)}?{urlencode({'next': request.get_full_path()})}")
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -84,34 +87,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", context)
 
 
-LOGIN_WINDOW = 300  # seconds
-
-
-def _login_keys(request: HttpRequest) -> list[str]:
-    username = str(request.POST.get("username", "")).strip().lower()[:150]
-    return [f"login-ip:{request.META.get('REMOTE_ADDR', '')}", f"login-user:{username}"]
-
-
 class LoginView(auth_views.LoginView):
-    """Django's sign-in, then the profile's language.  Failed attempts are rate limited per
-    address and per username (CAISHEN_LOGIN_ATTEMPTS per five minutes) against password guessing."""
+    """Django's sign-in under the sign-in limits (accounts.signin_limits: 429 when refused, a
+    device cookie on success), then the profile's language."""
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        limit = int(getattr(settings, "CAISHEN_LOGIN_ATTEMPTS", 10))
-        if any(throttle.count(key, LOGIN_WINDOW) >= limit for key in _login_keys(request)):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, _("Too many sign-in attempts. Wait a few minutes and try again."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().post(request, *args, **kwargs)
+    authentication_form = SignInForm
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        for key in _login_keys(self.request):
-            throttle.hit(key, LOGIN_WINDOW)
-        return super().form_invalid(form)
+        status = 429 if signin_limits.was_refused(form) else 200
+        return self.render_to_response(self.get_context_data(form=form), status=status)
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
+        signin_limits.remember_device(self.request, response, form.get_user())
         profile = Profile.objects.filter(user=_me(self.request)).first()
         if profile is not None:
             remember_language(response, profile.language)

@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import services
+from games import join_limits, services
 from games.engine.state import SEATS, Event
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, Table
@@ -393,6 +393,9 @@ class BotsView(TableActionView):
         200: OpenApiResponse(OpenApiTypes.OBJECT, description='`{"id": 7, "url": "/tables/7/"}`'),
         400: DETAIL,
         404: DETAIL,
+        429: OpenApiResponse(
+            OpenApiTypes.OBJECT, description="Too many wrong room codes from this client: wait a few minutes."
+        ),
     },
     tags=["tables"],
 )
@@ -403,9 +406,12 @@ class JoinView(APIView):
         serializer = JoinSerializer(data=request.data)
         if not serializer.is_valid():
             return invalid(serializer.errors)
+        if join_limits.is_refused(request._request):
+            return refused(str(join_limits.TOO_MANY), status.HTTP_429_TOO_MANY_REQUESTS)
         code = "".join(serializer.validated_data["room_code"].split()).upper()
         table = Table.objects.filter(room_code=code).first()
         if table is None:
+            join_limits.record_miss(request._request)
             return refused("no table has this room code", status.HTTP_404_NOT_FOUND)
         remember_room_code(request.session, table)
         return Response({"id": table.pk, "url": reverse("games:table", args=[table.pk])})

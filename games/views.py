@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import rules, services
+from games import join_limits, rules, services
 from games.engine.variants import all_variants, get_variant
 from games.forms import JoinForm, LobbyFilterForm, TableForm, variant_or_default
 from games.models import Table
@@ -204,10 +204,16 @@ def join(request: HttpRequest) -> HttpResponse:
         return redirect("games:lobby")
     form = JoinForm(request.POST)
     table = None
+    status = 400
     if form.is_valid():
-        table = Table.objects.filter(room_code=form.cleaned_data["room_code"]).first()
-        if table is None:
-            form.add_error("room_code", _("No table has this room code."))
+        if join_limits.is_refused(request):
+            form.add_error("room_code", str(join_limits.TOO_MANY))
+            status = 429
+        else:
+            table = Table.objects.filter(room_code=form.cleaned_data["room_code"]).first()
+            if table is None:
+                join_limits.record_miss(request)
+                form.add_error("room_code", _("No table has this room code."))
     if table is None:
         filters = LobbyFilterForm()
         tables = Table.objects.filter(is_private=False, status__in=LISTED_STATUSES)
@@ -220,7 +226,7 @@ def join(request: HttpRequest) -> HttpResponse:
                 "filters": filters,
                 "join_form": form,
             },
-            status=400,
+            status=status,
         )
     remember_room_code(request.session, table)
     return redirect("games:table", pk=table.pk)

@@ -75,6 +75,25 @@ class KeyValueFormatter(logging.Formatter):
         return f"{head} {pairs}{newline}{rest}"
 
 
+class ClientErrorsOnOneLine(logging.Filter):
+    """A refused request is the client's doing, not ours: one line, no traceback.
+
+    Django's ``django.request`` logger logs a ``PermissionDenied`` (403), a ``BadRequest`` and an
+    unparsable body (400) as warnings *with* the exception's traceback, a dozen lines for every
+    player who opens a staff page.  This keeps the record (status, path, and the exception's
+    message as ``reason``) and drops the traceback; 5xx records keep theirs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if record.name == "django.request" and isinstance(status, int) and 400 <= status < 500 and record.exc_info:
+            exc = record.exc_info[1]
+            if exc is not None and str(exc):
+                record.reason = f"{type(exc).__name__}: {exc}"
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def logging_config(level: str = "INFO", fmt: str = "plain", celery_level: str | None = None) -> dict[str, Any]:
     """The LOGGING dict of settings.py: everything to stdout, in the chosen format.
 
@@ -91,8 +110,14 @@ def logging_config(level: str = "INFO", fmt: str = "plain", celery_level: str | 
             "json": {"()": JsonFormatter},
         },
         "handlers": {
-            "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": formatter},
+            "stdout": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stdout",
+                "formatter": formatter,
+                "filters": ["client_errors_on_one_line"],
+            },
         },
+        "filters": {"client_errors_on_one_line": {"()": ClientErrorsOnOneLine}},
         "root": {"handlers": ["stdout"], "level": level},
         "loggers": {
             "django": {"handlers": ["stdout"], "level": level, "propagate": False},

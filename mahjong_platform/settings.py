@@ -14,6 +14,9 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from mahjong_platform.client_address import check_configuration as check_client_address_configuration
+from mahjong_platform.content_security import content_security_policy
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CAISHEN_VAR_DIR", BASE_DIR / "var"))
 
@@ -56,7 +59,8 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 INSTALLED_APPS = [
     # daphne first: it replaces `runserver` with an ASGI server.
     "daphne",
-    "django.contrib.admin",
+    # django.contrib.admin with our site: sign-in limits and staff's second factor (accounts/admin_site.py).
+    "accounts.admin_config.StaffAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -67,6 +71,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     # Swagger UI's files, served from our own static files: /api/docs/ needs no CDN.
     "drf_spectacular_sidecar",
+    # Staff's second factor: TOTP authenticator apps (accounts/second_factor.py).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "accounts",
     "games",
     "tournaments",
@@ -75,6 +82,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Content-Security-Policy on every response (mahjong_platform/content_security.py).
+    "mahjong_platform.content_security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before CommonMiddleware: picks the language from the cookie that
     # set_language and the profile page write, else from Accept-Language.
@@ -82,9 +91,13 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): whether this session gave a code from staff's authenticator app.
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+CONTENT_SECURITY_POLICY = content_security_policy()
 
 ROOT_URLCONF = "mahjong_platform.urls"
 
@@ -208,6 +221,11 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "accounts:login"
+# Staff's second factor (accounts/second_factor.py): off by default so the demo needs no app;
+# on, every staff member must enrol an authenticator app before any staff page.
+CAISHEN_STAFF_REQUIRE_2FA = env_bool("CAISHEN_STAFF_REQUIRE_2FA", default=False)
+OTP_TOTP_ISSUER = "Caishen"  # the name authenticator apps show beside the code
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin may delete a lost device, never read another's key
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
@@ -272,12 +290,23 @@ CAISHEN_SPECTATOR_DELAY = env_float("CAISHEN_SPECTATOR_DELAY", 3)
 CAISHEN_READY_SECONDS = env_int("CAISHEN_READY_SECONDS", 30, minimum=1)  # the fourth seat's countdown
 CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-deadline sweeper
 # Abuse limits: socket messages per second per connection (bursts twice that), and failed
-# sign-ins per five minutes per address and per username.
+# sign-ins per window (accounts/signin_limits.py): per account and client (its device cookie,
+# else its address), and per address for clients without a device cookie.
 CAISHEN_SOCKET_RATE = env_float("CAISHEN_SOCKET_RATE", 20)
 CAISHEN_LOGIN_ATTEMPTS = env_int("CAISHEN_LOGIN_ATTEMPTS", 10, minimum=1)
 # Bytes a WebSocket may have queued unsent before it is dropped (a client that stopped reading;
 # mahjong_platform/socket_limits.py); 0 = no bound.
 CAISHEN_SOCKET_SEND_BUFFER = env_int("CAISHEN_SOCKET_SEND_BUFFER", 1024 * 1024, minimum=0)
+CAISHEN_LOGIN_ADDRESS_ATTEMPTS = env_int("CAISHEN_LOGIN_ADDRESS_ATTEMPTS", 50, minimum=1)
+CAISHEN_LOGIN_WINDOW = env_int("CAISHEN_LOGIN_WINDOW", 300, minimum=1)
+# Wrong room-code guesses per five minutes per session and per address (games/join_limits.py).
+CAISHEN_ROOM_CODE_ATTEMPTS = env_int("CAISHEN_ROOM_CODE_ATTEMPTS", 10, minimum=1)
+CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS = env_int("CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS", 50, minimum=1)
+# Rate limits key on the client's address: behind a proxy, the header it writes and which peers
+# are its proxies (mahjong_platform/client_address.py); unset, the direct peer.
+CAISHEN_CLIENT_IP_HEADER = os.environ.get("CAISHEN_CLIENT_IP_HEADER", "").strip()
+CAISHEN_TRUSTED_PROXIES = os.environ.get("CAISHEN_TRUSTED_PROXIES", "").strip()
+check_client_address_configuration(CAISHEN_CLIENT_IP_HEADER, CAISHEN_TRUSTED_PROXIES)
 
 # Celery (scaled mode only; the embedded mode never starts a worker).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL or "memory://"

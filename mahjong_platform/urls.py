@@ -1,8 +1,14 @@
+from csp.decorators import csp_replace
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from mahjong_platform.content_security import SWAGGER_UI_DIRECTIVES
 from mahjong_platform.views import healthz
+
+# Swagger UI with its start-up script as a file of its own (the split view), so the page runs
+# under the site's script-src 'self'; it needs inline styles and data: images (content_security.py).
+api_docs = csp_replace(SWAGGER_UI_DIRECTIVES)(SpectacularSwaggerSplitView.as_view(url_name="schema"))
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -13,7 +19,7 @@ urlpatterns = [
     path("api/", include("games.api_urls")),  # rule sets, tables, hands
     path("api/", include("tournaments.api_urls")),  # events, registration, standings
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", api_docs, name="api-docs"),
     path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

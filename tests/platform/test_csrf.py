@@ -23,9 +23,13 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.oath import TOTP
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
+from accounts import second_factor
 from accounts.models import Profile, Wallet
 from games import services
 from games.models import Seat, Table
@@ -343,7 +347,25 @@ def form_cases(w: World) -> dict[str, Case]:
             {"do": "close"},  # the button the organiser pressed
             lambda c: Tournament.objects.get(pk=w.own_event.pk).status == Tournament.CLOSED,
         ),
+        "accounts:second_factor_setup": Case(
+            "staff",
+            reverse("accounts:second_factor_setup"),
+            reverse("accounts:second_factor_setup"),
+            {"token": totp_code(second_factor.pending_device(w.staff))},  # the page shows this device's key
+            lambda c: TOTPDevice.objects.filter(user=w.staff, confirmed=True).exists(),
+        ),
+        "accounts:second_factor_verify": Case(
+            "player",  # any user with an authenticator app; the player is not staff, so no other case changes
+            reverse("accounts:second_factor_verify"),
+            reverse("accounts:second_factor_verify"),
+            {"token": totp_code(TOTPDevice.objects.get_or_create(user=w.player, name="phone", confirmed=True)[0])},
+            lambda c: DEVICE_ID_SESSION_KEY in c.session,
+        ),
     }
+
+
+def totp_code(device: TOTPDevice) -> str:
+    return f"{TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift).token():06d}"
 
 
 # Views that answer a POST (no 405) but change nothing: each is checked against a database dump.
@@ -378,6 +400,8 @@ CASE_NAMES = [
     "tournaments:register",
     "tournaments:withdraw",
     "tournaments:manage",
+    "accounts:second_factor_setup",
+    "accounts:second_factor_verify",
 ]
 
 
