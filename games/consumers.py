@@ -24,6 +24,7 @@ from games.timers import IN_PROCESS, backend_name
 
 CLOSE_FORBIDDEN = 4403  # a private table this socket's user may not open
 CLOSE_NOT_FOUND = 4404  # no such table
+CLOSE_SILENT = 4408  # nothing heard from the client past CAISHEN_SOCKET_IDLE_SECONDS
 MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
 # A seated ping that finds the hand ahead of this socket waits this long for the step's frame,
 # which is usually on its way through the channel layer, before paying for a full snapshot.
@@ -54,6 +55,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     delivered: tuple[int, int] = (0, 0)
     catch_up: asyncio.Task[None] | None = None  # a ping's deferred check (PING_GRACE_SECONDS)
     recheck: asyncio.Task[None] | None = None  # a snapshot after a frame for another reader
+    last_heard: float = 0.0  # time.monotonic() of the client's last message (or the connect)
+    idle_check: asyncio.TimerHandle | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels runs close_old_connections() before every message: a hop to the process's one
@@ -84,6 +87,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         await self._follow(where)
         await self._send_state(state)
+        self.last_heard = time.monotonic()
+        self._arm_idle_check(idle_seconds())
+
+    def _arm_idle_check(self, delay: float) -> None:
+        """A client that says nothing past the heartbeat limit is gone (or stuck): close it, so
+        its seat shows disconnected and its buffers go.  The browser pings every ~10 s and a
+        closed client reconnects and resyncs.  One timer per socket, re-armed, never a loop."""
+        if delay <= 0:
+            return
+        self.idle_check = asyncio.get_running_loop().call_later(delay, self._check_idle)
+
+    def _check_idle(self) -> None:
+        limit = idle_seconds()
+        silent = time.monotonic() - self.last_heard
+        if silent < limit:
+            self._arm_idle_check(limit - silent)
+            return
+        log.info("socket closed: silent past the heartbeat limit", extra={"table": self.table_id})
+        asyncio.ensure_future(self.close(code=CLOSE_SILENT))
 
     def _read(self) -> tuple[int | None | Literal["gone"], dict[str, Any] | None]:
         """Where this socket's user stands now and the snapshot for that: (the chair the user
@@ -163,6 +185,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             raise
 
     async def disconnect(self, code: int) -> None:
+        if self.idle_check is not None:
+            self.idle_check.cancel()
         for task in (self.catch_up, self.recheck):
             if task is not None:
                 task.cancel()
@@ -217,6 +241,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         return state
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        self.last_heard = time.monotonic()
         # A flood is answered with an error and dropped (a token bucket per socket), and an
         # oversized or malformed frame gets an error reply; none may close or crash the table.
         if not self._allow():
@@ -413,6 +438,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.user_id is None:
             return False
         return Seat.objects.filter(table_id=self.table_id, user_id=self.user_id, left=False, is_bot=False).exists()
+
+
+def idle_seconds() -> float:
+    """CAISHEN_SOCKET_IDLE_SECONDS: silence after which a socket is closed (0: never)."""
+    return float(getattr(settings, "CAISHEN_SOCKET_IDLE_SECONDS", 45))
 
 
 def _quoted(value: Any, limit: int = 40) -> str:

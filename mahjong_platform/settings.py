@@ -293,6 +293,8 @@ CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-dea
 # sign-ins per window (accounts/signin_limits.py): per account and client (its device cookie,
 # else its address), and per address for clients without a device cookie.
 CAISHEN_SOCKET_RATE = env_float("CAISHEN_SOCKET_RATE", 20)
+# A table socket that sends nothing (not even the ~10 s heartbeat) this long is closed (4408).
+CAISHEN_SOCKET_IDLE_SECONDS = env_float("CAISHEN_SOCKET_IDLE_SECONDS", 45)
 CAISHEN_LOGIN_ATTEMPTS = env_int("CAISHEN_LOGIN_ATTEMPTS", 10, minimum=1)
 # Bytes a WebSocket may have queued unsent before it is dropped (a client that stopped reading;
 # mahjong_platform/socket_limits.py); 0 = no bound.

@@ -343,3 +343,25 @@ def act_somehow(table: Table, user: Any) -> None:
     legal = engine.legal_actions(hand.engine_seat(position))
     if legal:
         services.submit(hand.pk, user, {k: v for k, v in legal[0].to_json().items() if k != "seat"}, hand.seq)
+
+
+def test_a_silent_socket_is_closed_and_a_talking_one_is_not(settings: Any) -> None:
+    """Past the heartbeat limit a socket that says nothing is closed with 4408 (issue 15,
+    finding 4: clients that never read or speak held buffers for good); pings keep one open."""
+    settings.CAISHEN_SOCKET_IDLE_SECONDS = 0.6
+    (user,) = users(1)
+    table = services.create_table(user, "zhejiang_caishen", {}, stake=1, hands_total=1)
+
+    async def scenario() -> tuple[int | None, int | None]:
+        silent, talking = Socket(table, user), Socket(table, None)
+        await silent.open()
+        await talking.open()
+        for _ in range(8):
+            await talking.comm.send_json_to({"type": "ping", "seq": None})
+            await talking.drain(quiet=0.15)
+        await silent.drain(quiet=0.3)
+        closed = (silent.closed, talking.closed)
+        await talking.comm.disconnect()
+        return closed
+
+    assert async_to_sync(scenario)() == (4408, None)
