@@ -8,7 +8,8 @@ so holds and balances change together and a balance never backs more holds than 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -16,6 +17,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Hold, LedgerEntry, Profile, Wallet
+
+K = TypeVar("K", bound=Hashable)
 
 
 class InsufficientFunds(ValueError):
@@ -118,6 +121,37 @@ def capped_movements(deltas: Mapping[int, int], balances: Mapping[int, int]) -> 
         share[w] += 1
     moves.update(share)
     return moves
+
+
+def split_movement(total: int, claims: Mapping[K, int]) -> dict[K, int]:
+    """Split one wallet's booked ``total`` among the parties that share the wallet (the house's
+    bots at one table), given what each party's uncapped result was (``claims``).
+
+    Booked exactly as claimed: the claims.  Otherwise the cap cut the wallet's net movement, and
+    the cut falls on the side it came from, pro rata like :func:`capped_movements`: a net winner
+    got less than its winners claimed (its losers still paid in full: they are the same wallet),
+    a net loser paid less than its losers owed.  The parts always sum to ``total``, so what is
+    shown per chair adds up to the ledger rows.
+    """
+    parts = dict(claims)
+    diff = total - sum(claims.values())
+    if diff == 0 or not parts:
+        return parts
+    side = {k: v for k, v in claims.items() if (v > 0 if diff < 0 else v < 0)}
+    if not side:  # cannot happen with capped movements; keep the sum right regardless
+        first = min(parts, key=str)
+        parts[first] += diff
+        return parts
+    # The side's parts add up to ``pool`` (>= 0 for winners, <= 0 for losers), shared by size.
+    pool = abs(sum(side.values()) + diff)
+    weight = sum(abs(v) for v in side.values())
+    share = {k: abs(v) * pool // weight for k, v in side.items()}
+    rest = pool - sum(share.values())
+    for k in sorted(side, key=lambda k: (-abs(side[k]), str(k)))[:rest]:
+        share[k] += 1
+    sign = 1 if diff < 0 else -1
+    parts.update({k: sign * v for k, v in share.items()})
+    return parts
 
 
 def _active_holds(wallet_ids: Iterable[int]) -> dict[int, dict[str, Hold]]:

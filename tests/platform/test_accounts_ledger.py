@@ -364,3 +364,24 @@ def test_a_staff_debit_below_the_holds_leaves_settlement_capped_and_never_negati
     a.refresh_from_db()
     assert a.balance == 100 and wallet_of(b.user).balance == 0
     assert a.available == 0
+
+
+@pytest.mark.parametrize(
+    ("total", "claims", "expected"),
+    [
+        pytest.param(100, {1: 60, 2: 40, 3: 0}, {1: 60, 2: 40, 3: 0}, id="booked-as-claimed"),
+        pytest.param(30, {1: 60, 2: 40, 3: 0}, {1: 18, 2: 12, 3: 0}, id="net-winner-cut-pro-rata"),
+        pytest.param(31, {1: 60, 2: 40, 3: 0}, {1: 19, 2: 12, 3: 0}, id="remainder-to-the-largest"),
+        # A bot lost 10 and two won 20 each (net +30), the house got 12: the loser still paid 10,
+        # the winners share 22.
+        pytest.param(12, {1: -10, 2: 20, 3: 20}, {1: -10, 2: 11, 3: 11}, id="own-loser-pays-in-full"),
+        # A net loser (the house broke) paid 40 of 100 owed by its two bots.
+        pytest.param(-40, {1: -75, 2: -25}, {1: -30, 2: -10}, id="net-loser-cut-pro-rata"),
+        pytest.param(0, {}, {}, id="nobody"),
+    ],
+)
+def test_split_movement(total, claims, expected):
+    parts = services.split_movement(total, claims)
+
+    assert parts == expected
+    assert sum(parts.values()) == total

@@ -1,9 +1,9 @@
-"""A match's stake is held in the wallets from its start to its end (issue 15, item 8).
+"""A match's stake is held in the wallets from its start to its end (issue 15, items 8 and 10).
 
 One balance backs only the holds it covers: sitting and readying ask for the *available* balance,
 the match start holds the stake of every human seat (all or none), a loss at one table is paid
 from that table's hold and the free balance only, and the holds are released when the match
-ends.
+ends.  What a hand shows (Hand.deltas, the table's scores, the hand-end frame) is what was booked.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from accounts.models import Hold, LedgerEntry, Wallet
 from games import services
 from games.engine.state import Result
 from games.models import Hand, Table
+from tests.platform.live_helpers import rigged
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_play")]
 VARIANT = "zhejiang_caishen"
@@ -260,3 +261,50 @@ def test_an_escape_penalty_never_takes_another_tables_hold() -> None:
     play_out(table, until_hand=1)
     assert holds_of(me) == [(f"table:{other.pk}", 400)]
     assert wallet(me).balance >= 400
+
+
+# ----------------------------------------------------------------------------------- item 10
+def test_shown_deltas_are_the_booked_amounts_when_a_loss_is_capped() -> None:
+    me = player("short", balance=30)  # stake 1: the match holds 20 of it
+    table = with_bots(me, stake=1, hands_total=2)
+    services.set_ready(table.pk, me)
+    chairs = [s.position for s in table.seats.all() if s.is_bot]
+
+    # I owe 100 and can pay 30; two bots won 60 and 40.
+    row = end_hand(table, me, 100, {chairs[0]: 60, chairs[1]: 40})
+
+    rows = booked(row)
+    house = accounts.system_wallet()
+    mine = str(table.seats.get(user=me).position)
+    assert rows == {wallet(me).pk: -30, house.pk: 30}
+    expected = {mine: -30, str(chairs[0]): 18, str(chairs[1]): 12, str(chairs[2]): 0}
+    assert row.deltas == expected
+    assert sum(row.deltas.values()) == 0
+    assert sum(row.deltas[str(c)] for c in chairs) == rows[house.pk]  # the bots share the house's row
+    assert Table.objects.get(pk=table.pk).scores == expected
+    # The hand-end frame (a socket's snapshot) shows the same.
+    frame = services.state_for(Table.objects.get(pk=table.pk), me)
+    assert frame["hand"]["deltas"] == expected and frame["table"]["scores"] == expected
+
+
+def test_a_capped_hand_settled_inline_shows_what_was_booked(settings: Any) -> None:
+    settings.CAISHEN_SIT_MULTIPLE = 0  # nothing asked or held: a loss can exceed the balance
+    me = player("inline", balance=3)
+    table = services.create_table(me, VARIANT, {}, stake=5, hands_total=1)
+    services.sit(table.pk, me, 0)
+    table.seats.exclude(position=0).update(is_bot=True, ready=True)
+    table.seats.filter(position=0).update(ready=True)
+    table.refresh_from_db()
+    row = services.start_match(table, first_hand=rigged())  # I am East and must discard
+    assert row is not None and row.engine_seat(0) == 0
+
+    # South (a bot) wins on my 6s: I owe 5 and can pay 3; the step settles inline.
+    services.submit(row.pk, me, {"do": "discard", "tile": "6s"}, Hand.objects.get(pk=row.pk).seq)
+
+    row = Hand.objects.get(pk=row.pk)
+    assert row.status == Hand.FINISHED and row.settled
+    assert row.result is not None and row.result["winner"] == "S"
+    house = accounts.system_wallet()
+    assert booked(row) == {wallet(me).pk: -3, house.pk: 3}
+    assert row.deltas == {"0": -3, "1": 3, "2": 0, "3": 0}
+    assert Table.objects.get(pk=table.pk).scores == row.deltas
