@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts import services as accounts
@@ -132,6 +134,26 @@ def test_one_balance_at_six_tables_starts_only_the_matches_it_covers() -> None:
     seventh = services.create_table(me, VARIANT, {}, stake=20)
     with pytest.raises(services.Refused, match="you have 200 available: 800 of your balance"):
         services.sit(seventh.pk, me)
+
+
+def test_the_wallet_page_and_the_api_show_what_is_held() -> None:
+    me = player("shown")
+    tables = [with_bots(me, stake=15) for _ in range(2)]  # 300 each
+    for table in tables:
+        services.set_ready(table.pk, me)
+    client = Client()
+    client.force_login(me)
+
+    html = client.get(reverse("accounts:wallet"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    account = client.get("/api/account/").json()
+
+    assert "data-wallet-balance>1000<" in html
+    assert "data-wallet-held>600<" in html and "data-wallet-available>400<" in html
+    for table in tables:
+        assert f"<code>table:{table.pk}</code>" in html
+    assert (account["balance"], account["held"], account["available"]) == (1000, 600, 400)
+    chinese = client.get(reverse("accounts:wallet"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "进行中对局冻结" in chinese and "可用" in chinese
 
 
 def test_the_hold_is_released_when_the_match_ends_and_the_balance_is_free_again() -> None:
