@@ -1,8 +1,8 @@
 """Admin for profiles, wallets and the ledger.
 
-Units never move through the admin: balances are read-only here and the ledger cannot be added
-to, changed or deleted.  Staff credit or debit a wallet on the account pages' staff form, which
-posts a ledger row through ``accounts.services``.
+Units never move through the admin: balances are read-only here and the ledger (and the holds of
+running matches) cannot be added to, changed or deleted.  Staff credit or debit a wallet on the
+account pages' staff form, which posts a ledger row through ``accounts.services``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import LedgerEntry, Profile, Wallet
+from accounts.models import Hold, LedgerEntry, Profile, Wallet
 
 
 @admin.register(Profile)
@@ -59,6 +59,24 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     search_fields = ["reference", "note", "wallet__user__username"]
     list_select_related = ["wallet__user", "created_by"]
     date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Hold)
+class HoldAdmin(admin.ModelAdmin):
+    """Read-only: holds are taken and released by the matches (games.services.holds)."""
+
+    list_display = ["id", "created_at", "wallet", "amount", "initial", "reference", "released_at"]
+    search_fields = ["reference", "wallet__user__username"]
+    list_select_related = ["wallet__user"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

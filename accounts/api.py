@@ -56,7 +56,8 @@ class LedgerPagination(PageNumberPagination):
     patch=extend_schema(summary="Change display name or language", tags=["account"]),
 )
 class AccountView(generics.RetrieveUpdateAPIView):
-    """Username, display name, language (zh-hans or en) and wallet balance of the signed-in user.
+    """Username, display name, language (zh-hans or en) and wallet balance of the signed-in user,
+    with the part of the balance held for running matches (``held``) and the rest (``available``).
 
     PATCH changes the display name and the language; a new language also sets the language cookie.
     """

@@ -4,6 +4,10 @@ A wallet's ``balance`` is a cache of the sum of its ledger entries, kept in the
 same transaction as every entry (see ``accounts.services``); a database
 constraint keeps it from ever going negative.  Ledger rows are never edited:
 a correction is a new row.
+
+A ``Hold`` commits part of a balance to one running match: the balance backs only
+the holds it covers, so what a player may still commit elsewhere is the balance
+minus their active holds (docs/operations.md, "Holds").
 """
 
 from __future__ import annotations
@@ -64,6 +68,20 @@ class Wallet(models.Model):
     def __str__(self) -> str:
         return f"wallet of {self.user}" if self.user_id else "system wallet"
 
+    def active_holds(self) -> models.QuerySet[Hold]:
+        return self.holds.filter(released_at__isnull=True).order_by("pk")
+
+    @property
+    def held(self) -> int:
+        """Units committed to running matches (one query: a page or an API read, not a hot path)."""
+        return int(self.active_holds().aggregate(total=models.Sum("amount"))["total"] or 0)
+
+    @property
+    def available(self) -> int:
+        """What this balance can still commit: the balance minus its active holds (never below 0:
+        a staff debit may take a balance under its holds; settlement then caps, see services.settle)."""
+        return max(0, self.balance - self.held)
+
 
 class LedgerEntry(models.Model):
     """One movement of units.  Append-only: the admin shows it read-only, code never updates it."""
@@ -112,3 +130,41 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount:+d} {self.reason} {self.reference}".strip()
+
+
+class Hold(models.Model):
+    """Units of a wallet committed to one running match, released when the match ends.
+
+    ``amount`` is what the match may still take: the match's losses are paid from its hold first
+    and shrink it, so the wallet's active holds never add up to more than its balance.  Only
+    ``accounts.services`` writes holds, always under the wallet's row lock.
+    """
+
+    wallet = models.ForeignKey(Wallet, on_delete=models.PROTECT, related_name="holds", verbose_name=_("wallet"))
+    # What holds the units, e.g. "table:42" (accounts knows nothing of tables).
+    reference = models.CharField(_("reference"), max_length=64)
+    amount = models.BigIntegerField(_("held"))
+    initial = models.BigIntegerField(_("held at start"))
+    note = models.CharField(_("note"), max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+    released_at = models.DateTimeField(_("released at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("hold")
+        verbose_name_plural = _("holds")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount__gte=0) & Q(amount__lte=models.F("initial")), name="hold_amount_within_initial"
+            ),
+            models.UniqueConstraint(
+                fields=["wallet", "reference"],
+                condition=Q(released_at__isnull=True),
+                name="one_active_hold_per_reference",
+            ),
+        ]
+        indexes = [models.Index(fields=["reference", "released_at"])]
+
+    def __str__(self) -> str:
+        state = "released" if self.released_at else "active"
+        return f"hold {self.amount} {self.reference} ({state})"

@@ -13,13 +13,25 @@ from accounts.models import LedgerEntry, Profile
 class AccountSerializer(serializers.ModelSerializer):
     username = serializers.CharField(source="user.get_username", read_only=True)
     balance = serializers.SerializerMethodField()
+    held = serializers.SerializerMethodField(
+        help_text=_("Units of the balance held for running matches (each match holds its stake until it ends).")
+    )
+    available = serializers.SerializerMethodField(
+        help_text=_("What the balance can still commit to a new table: the balance less what is held.")
+    )
 
     class Meta:
         model = Profile
-        fields = ["username", "display_name", "language", "balance"]
+        fields = ["username", "display_name", "language", "balance", "held", "available"]
 
     def get_balance(self, profile: Profile) -> int:
         return int(profile.user.wallet.balance)
+
+    def get_held(self, profile: Profile) -> int:
+        return profile.user.wallet.held
+
+    def get_available(self, profile: Profile) -> int:
+        return profile.user.wallet.available
 
 
 class LedgerEntrySerializer(serializers.ModelSerializer):

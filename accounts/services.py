@@ -1,14 +1,24 @@
-"""The only code that moves units: every movement is a ledger row plus a balance update in one transaction."""
+"""The only code that moves units: every movement is a ledger row plus a balance update in one transaction.
+
+It is also the only code that writes holds (units committed to a running match), and it writes
+them only under the wallet's row lock, taken in wallet-id order like every multi-wallet lock here:
+so holds and balances change together and a balance never backs more holds than it covers.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from accounts.models import LedgerEntry, Profile, Wallet
+from accounts.models import Hold, LedgerEntry, Profile, Wallet
+
+K = TypeVar("K", bound=Hashable)
 
 
 class InsufficientFunds(ValueError):
@@ -89,7 +99,8 @@ def capped_movements(deltas: Mapping[int, int], balances: Mapping[int, int]) -> 
     """Wallet movements for a hand's deltas when a loser cannot cover their loss.
 
     The rule (docs/operations.md, "Losses larger than the balance"): a loser pays at
-    most their whole balance; what the losers actually pay is shared among the
+    most what they can pay (``balances``: for settlement, the balance less the holds of
+    other matches, see :func:`payable`); what the losers actually pay is shared among the
     winners in proportion to their winnings, remainders going to the largest
     winners first.  The movements still sum to zero and no balance goes negative.
     """
@@ -112,8 +123,108 @@ def capped_movements(deltas: Mapping[int, int], balances: Mapping[int, int]) -> 
     return moves
 
 
-def settle(reference: str, deltas: Mapping[int, int], note: str = "") -> list[LedgerEntry]:
+def split_movement(total: int, claims: Mapping[K, int]) -> dict[K, int]:
+    """Split one wallet's booked ``total`` among the parties that share the wallet (the house's
+    bots at one table), given what each party's uncapped result was (``claims``).
+
+    Booked exactly as claimed: the claims.  Otherwise the cap cut the wallet's net movement, and
+    the cut falls on the side it came from, pro rata like :func:`capped_movements`: a net winner
+    got less than its winners claimed (its losers still paid in full: they are the same wallet),
+    a net loser paid less than its losers owed.  The parts always sum to ``total``, so what is
+    shown per chair adds up to the ledger rows.
+    """
+    parts = dict(claims)
+    diff = total - sum(claims.values())
+    if diff == 0 or not parts:
+        return parts
+    side = {k: v for k, v in claims.items() if (v > 0 if diff < 0 else v < 0)}
+    if not side:  # cannot happen with capped movements; keep the sum right regardless
+        first = min(parts, key=str)
+        parts[first] += diff
+        return parts
+    # The side's parts add up to ``pool`` (>= 0 for winners, <= 0 for losers), shared by size.
+    pool = abs(sum(side.values()) + diff)
+    weight = sum(abs(v) for v in side.values())
+    share = {k: abs(v) * pool // weight for k, v in side.items()}
+    rest = pool - sum(share.values())
+    for k in sorted(side, key=lambda k: (-abs(side[k]), str(k)))[:rest]:
+        share[k] += 1
+    sign = 1 if diff < 0 else -1
+    parts.update({k: sign * v for k, v in share.items()})
+    return parts
+
+
+def _active_holds(wallet_ids: Iterable[int]) -> dict[int, dict[str, Hold]]:
+    """wallet id -> reference -> active hold (read under the wallets' locks by every caller)."""
+    out: dict[int, dict[str, Hold]] = defaultdict(dict)
+    for hold in Hold.objects.filter(wallet_id__in=list(wallet_ids), released_at__isnull=True):
+        out[hold.wallet_id][hold.reference] = hold
+    return out
+
+
+def payable(balance: int, holds: Mapping[str, Hold], hold: str | None) -> int:
+    """What a wallet can pay towards the movement ``hold`` backs: its own hold there plus the free
+    balance, i.e. the balance less every *other* active hold (never another match's stake)."""
+    elsewhere = sum(h.amount for ref, h in holds.items() if ref != hold)
+    return max(0, balance - elsewhere)
+
+
+def take_holds(reference: str, amounts: Mapping[int, int], note: str = "") -> dict[int, int]:
+    """Hold ``amounts`` (wallet id -> units) for ``reference``, all or none.
+
+    Returns the wallets that cannot cover their amount any more, with what they have available;
+    when that is not empty nothing was held.  The wallets are locked in id order (as settlement
+    locks them), so two matches starting at once with shared players cannot deadlock and cannot
+    both count the same free units.  A wallet that already holds for ``reference`` keeps that hold.
+    """
+    wanted = {pk: int(units) for pk, units in amounts.items() if units > 0}
+    if not wanted:
+        return {}
+    with transaction.atomic():
+        wallets = {w.pk: w for w in Wallet.objects.select_for_update().filter(pk__in=list(wanted)).order_by("pk")}
+        holds = _active_holds(wallets)
+        short: dict[int, int] = {}
+        for pk, units in wanted.items():
+            if reference in holds[pk]:
+                continue
+            free = wallets[pk].balance - sum(h.amount for h in holds[pk].values())
+            if free < units:
+                short[pk] = max(0, free)
+        if short:
+            return short
+        Hold.objects.bulk_create(
+            [
+                Hold(wallet_id=pk, reference=reference, amount=units, initial=units, note=note)
+                for pk, units in sorted(wanted.items())
+                if reference not in holds[pk]
+            ]
+        )
+        return {}
+
+
+def release_holds(reference: str, wallet_ids: Iterable[int] | None = None) -> int:
+    """Release the active holds of ``reference`` (only those of ``wallet_ids`` if given).
+
+    Idempotent; returns how many were released.  Locks the wallets first, in id order, like
+    every other writer of holds.
+    """
+    active = Hold.objects.filter(reference=reference, released_at__isnull=True)
+    if wallet_ids is not None:
+        active = active.filter(wallet_id__in=list(wallet_ids))
+    with transaction.atomic():
+        pks = sorted(set(active.values_list("wallet_id", flat=True)))
+        if not pks:
+            return 0
+        list(Wallet.objects.select_for_update().filter(pk__in=pks).order_by("pk").values_list("pk", flat=True))
+        return active.filter(wallet_id__in=pks).update(released_at=timezone.now())
+
+
+def settle(reference: str, deltas: Mapping[int, int], note: str = "", hold: str | None = None) -> list[LedgerEntry]:
     """Write one hand's movements (wallet id -> units) exactly once.
+
+    ``hold``: the reference of the holds that back this movement (the table's match).  A loser
+    pays at most that hold plus their free balance, never units held for another match, and what
+    they pay comes out of that hold first.  Without it a loser pays only from the free balance.
 
     Idempotent: a second call with the same reference finds the entries and writes nothing.
     """
@@ -128,12 +239,22 @@ def settle(reference: str, deltas: Mapping[int, int], note: str = "") -> list[Le
             existing = list(LedgerEntry.objects.filter(reference=reference))
             if existing:
                 return existing
-            moves = capped_movements(deltas, {pk: w.balance for pk, w in wallets.items()})
-            return [
+            holds = _active_holds(wallets)
+            can_pay = {pk: payable(w.balance, holds[pk], hold) for pk, w in wallets.items()}
+            moves = capped_movements(deltas, can_pay)
+            entries = [
                 post(wallets[pk], moves[pk], LedgerEntry.HAND, reference=reference, note=note)
                 for pk in sorted(moves)
                 if moves[pk]
             ]
+            # A loss is paid out of this match's hold first: what stays held is what the match may
+            # still take, and the wallet's other holds stay covered by what is left of the balance.
+            for pk, moved in moves.items():
+                backing = holds[pk].get(hold) if hold is not None else None
+                if moved < 0 and backing is not None and backing.amount > 0:
+                    backing.amount -= min(-moved, backing.amount)
+                    backing.save(update_fields=["amount"])
+            return entries
     except IntegrityError:
         # A concurrent settlement of the same hand won the race (unique wallet+reference): it is done.
         return list(LedgerEntry.objects.filter(reference=reference))

@@ -54,4 +54,6 @@ def stop(tag: str) -> int:
     """End the run's matches: no deadline is left for timers to fire once the clients are gone."""
     tables = Table.objects.filter(owner__username__startswith=f"lt{tag}_")
     Hand.objects.filter(table__in=tables).update(deadline_at=None)
+    for pk in tables.exclude(status=Table.ABORTED).values_list("pk", flat=True):
+        services.holds.release(pk)  # an aborted match ends too: its stakes are free again
     return tables.update(status=Table.ABORTED, ready_deadline=None)

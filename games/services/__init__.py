@@ -8,6 +8,7 @@ One module per concern; callers use this package (``from games import services``
   :func:`wake` (a timer asking) lock the row, check ``seq``, apply the engine, save ``seq + 1``,
   log, and on commit fan out and schedule the next deadline (DESIGN.md §4);
 * ``settlement`` — booking finished hands into wallets, idempotently, and the sweeper's marks;
+* ``holds`` — each match's stake held in the wallets from its start to its end;
 * ``presence`` — sockets coming and going, 托管 after disconnects, walking out (逃跑);
 * ``reads`` — snapshots for sockets;
 * ``common`` — the refusal, settings, the table-changed signal.
@@ -18,8 +19,9 @@ function where it lives (``monkeypatch.setattr(services.match, "start_match", ..
 
 from __future__ import annotations
 
-from games.services import lobby, match, play, presence, reads, settlement
+from games.services import holds, lobby, match, play, presence, reads, settlement
 from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token, setting
+from games.services.holds import StakeNotCovered
 from games.services.lobby import add_bots, create_table, min_balance, set_ready, sit, stand
 from games.services.match import SEED_PROVIDERS, begin_hand, choose, provided_seed, start_hand, start_match
 from games.services.play import (
@@ -49,6 +51,7 @@ __all__ = [
     "SEED_PROVIDERS",
     "STEP_FIELDS",
     "Refused",
+    "StakeNotCovered",
     "_Step",
     "_decoded",
     "_engine",
@@ -61,6 +64,7 @@ __all__ = [
     "current_seq",
     "deadline_token",
     "due_wakeups",
+    "holds",
     "last_sweep",
     "leave_match",
     "lobby",

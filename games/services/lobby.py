@@ -14,7 +14,7 @@ from games import timers
 from games.engine.options import OptionsError
 from games.engine.variants import get_variant
 from games.models import Seat, Table
-from games.services import match, presence
+from games.services import holds, match, presence
 from games.services.common import (
     Refused,
     announce_table_change,
@@ -62,8 +62,9 @@ def create_table(
 
 
 def min_balance(table: Table) -> int:
-    """What a player must hold to sit: a multiple of the stake (CAISHEN_SIT_MULTIPLE, default 20)."""
-    return int(table.stake) * int(setting("CAISHEN_SIT_MULTIPLE", 20))
+    """What a player must have available to sit and to ready up, and what the match holds from
+    each human seat when it starts: a multiple of the stake (CAISHEN_SIT_MULTIPLE, default 20)."""
+    return holds.required(table)
 
 
 def _locked_table(table_id: int) -> Table:
@@ -82,8 +83,9 @@ def sit(table_id: int, user: User, position: int | None = None) -> Seat:
         if any(s.user_id == user.pk for s in seats):
             raise Refused("you already sit at this table")
         wallet = Wallet.objects.get(user=user)
-        if wallet.balance < min_balance(table):
-            raise Refused(f"you need at least {min_balance(table)} to sit at this table (you have {wallet.balance})")
+        # Available, not balance: units held by the player's running matches back those matches.
+        if wallet.available < min_balance(table):
+            raise Refused(holds.shortfall_message(min_balance(table), wallet, "sit"))
         free = [s for s in seats if not s.occupied]
         if position is not None:
             free = [s for s in free if s.position == position]
@@ -131,12 +133,19 @@ def add_bots(table_id: int, user: User) -> int:
         for s in empty:
             s.is_bot, s.ready = True, True
             s.save()
-        _after_ready_change(table)
-        return len(empty)
+        uncovered = _after_ready_change(table)
+    _refuse_if_uncovered(uncovered, user)
+    return len(empty)
 
 
 def set_ready(table_id: int, user: User, ready: bool = True) -> None:
-    """Confirm the stake (Ready).  Four ready seats start the match."""
+    """Confirm the stake (Ready).  Four ready seats start the match.
+
+    Readying asks for the table's minimum *available* (the balance less what the player's other
+    matches hold).  The hold itself is taken when the match starts, under the wallets' locks: a
+    seat whose units were committed at another table meanwhile is unreadied there and the match
+    waits; when that seat is the caller's, the refusal comes back to the caller.
+    """
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status != Table.WAITING:
@@ -144,21 +153,41 @@ def set_ready(table_id: int, user: User, ready: bool = True) -> None:
         seat = table.seats.filter(user=user).first()
         if seat is None:
             raise Refused("you do not sit at this table")
-        if ready and Wallet.objects.get(user=user).balance < min_balance(table):
-            raise Refused(f"you need at least {min_balance(table)} to play at this table")
+        if ready:
+            wallet = Wallet.objects.get(user=user)
+            if wallet.available < min_balance(table):
+                raise Refused(holds.shortfall_message(min_balance(table), wallet))
         seat.ready = ready
         seat.save(update_fields=["ready"])
-        _after_ready_change(table)
+        uncovered = _after_ready_change(table)
+    _refuse_if_uncovered(uncovered, user)
 
 
-def _after_ready_change(table: Table) -> None:
+def _refuse_if_uncovered(uncovered: holds.StakeNotCovered | None, user: User) -> None:
+    """After the commit (the uncovered seats stay unreadied): tell the caller if theirs was one."""
+    if uncovered is not None and user.pk in uncovered.messages:
+        raise Refused(uncovered.messages[user.pk])
+
+
+def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
+    """Start the match when four seats are ready, else run the fourth seat's countdown.
+
+    Returns the refusal when the match could not start because some seats' stakes are no longer
+    covered: those seats are unreadied (and the countdown logic runs again for the rest).
+    """
     seats = list(table.seats.all())
     ready = [s for s in seats if s.occupied and s.ready]
     if len(ready) == 4:
         table.ready_deadline = None
         table.save(update_fields=["ready_deadline"])
-        match.start_match(table)
-        return
+        try:
+            match.start_match(table)
+        except holds.StakeNotCovered as exc:
+            # Nothing was held or changed by start_match (it takes the holds first, all or none).
+            table.seats.filter(position__in=exc.positions).update(ready=False)
+            _after_ready_change(table)
+            return exc
+        return None
     unready = [s for s in seats if s.user_id is not None and not s.ready]
     if len(ready) == 3 and len(unready) == 1 and table.ready_deadline is None:
         # The fourth gets a countdown: ready by then or be unseated.
@@ -168,6 +197,7 @@ def _after_ready_change(table: Table) -> None:
     elif len(ready) < 3:
         _cancel_countdown(table)
     announce_table_change(table)
+    return None
 
 
 def _cancel_countdown(table: Table) -> None:

@@ -16,7 +16,7 @@ from games.engine.variants import get_variant
 from games.engine.variants.base import PreHandQuestion
 from games.engine.wall import new_seed
 from games.models import Hand, HandStart, Seat, Table
-from games.services import lobby, play
+from games.services import holds, lobby, play
 from games.services.common import (
     Refused,
     announce_table_change,
@@ -37,7 +37,13 @@ def provided_seed(table: Table, number: int) -> str | None:
 
 
 def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand | None:
-    """Begin the match; ``first_hand`` lets tests and tournaments supply a prepared (rigged) hand."""
+    """Begin the match; ``first_hand`` lets tests and tournaments supply a prepared (rigged) hand.
+
+    First the match's stake is held from every human seat's wallet, all or none: if a seat cannot
+    cover it any more this raises ``holds.StakeNotCovered`` having changed nothing (the lobby
+    unreadies those seats).  The holds are released when the match ends (games.services.settlement).
+    """
+    holds.take(table, table.seats.all())
     table.status = Table.PLAYING
     # Chair 0 is East; the rule set names the first dealer (东北 rolls a die for it).
     roll = provided_seed(table, 0) or new_seed()

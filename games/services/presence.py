@@ -9,7 +9,7 @@ from accounts.models import Wallet
 from accounts.services import settle, system_wallet
 from games.engine.variants import get_variant
 from games.models import Hand, Seat, Table
-from games.services import play, reads
+from games.services import holds, play, reads
 from games.services.common import (
     AUTO_AFTER_DISCONNECTS,
     announce_table_change,
@@ -79,18 +79,29 @@ def _escape_penalty(table: Table, seat: Seat, bases: int) -> None:
             for engine_seat, p in enumerate(points):
                 wid = _wallet_id(seats[row.position_of(engine_seat)])
                 movements[wid] = movements.get(wid, 0) + p * int(table.stake)
-            settle(f"escape:{row.pk}:{seat.position}", movements, note=f"杠分 settled on leaving, hand {row.number}")
+            settle(
+                f"escape:{row.pk}:{seat.position}",
+                movements,
+                note=f"杠分 settled on leaving, hand {row.number}",
+                hold=holds.reference(table),
+            )
             row.prepaid = {k: row.prepaid.get(k, 0) + v for k, v in prepaid.items()} if row.prepaid else prepaid
             row.save(update_fields=["prepaid"])
-    wallet.refresh_from_db()
-    penalty = min(wallet.balance, bases * int(table.stake))
+    penalty = bases * int(table.stake)
     if penalty > 0:
+        # settle() caps the penalty at what the leaver can pay from this table's hold plus their
+        # free balance: units held for their other matches are not this table's to take.
         house = system_wallet()
         settle(
             f"escape-penalty:{table.pk}:{seat.position}:{table.hands_played}",
             {wallet.pk: -penalty, house.pk: penalty},
             note=f"逃跑: {bases} × 底注",
+            hold=holds.reference(table),
         )
+    # From the next hand a house bot plays the chair: once no hand the leaver's wallet played is
+    # left to book, their hold is free (else the booking of that hand frees it, settle_hand).
+    if row is None or (row.settled and not table.hands.filter(status=Hand.FINISHED, settled=False).exists()):
+        holds.release(table, [seat.user_id])
 
 
 def _wallet_id(seat: Seat) -> int:

@@ -9,10 +9,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Wallet
-from accounts.services import settle, system_wallet
+from accounts.services import settle, split_movement, system_wallet
 from games.engine.state import Result
+from games.engine.variants import get_variant
 from games.models import Hand, Seat
-from games.services import play
+from games.services import holds, play
 from games.services.common import (
     announce_table_change,
 )
@@ -21,33 +22,66 @@ from games.services.common import (
 def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
     """Book the hand into wallets: engine points × stake; bots play for the house (system wallet).
 
-    Returns the units each chair actually moved (after the cap for losses larger than a balance).
+    A loser pays from this table's hold plus their free balance (accounts.services.settle, under
+    the cap for losses larger than that).  Returns the units each chair moved *as booked*: what
+    ``Hand.deltas``, the table's scores and the hand-end frame show, so they sum to zero and equal
+    the hand's ledger rows even when a loss was capped (the house's bots share its one row).
     """
-    stake = int(row.table.stake)
-    by_wallet: dict[int, int] = {}
-    chair_wallet: dict[int, int] = {}
+    table = row.table
+    stake = int(table.stake)
     house = system_wallet()
     prepaid = row.prepaid or {}
+    claims: dict[int, int] = {}  # chair -> uncapped units
+    chair_wallet: dict[int, int] = {}
     for engine_seat, points in enumerate(result.deltas):
         chair = row.position_of(engine_seat)
         points -= int(prepaid.get(str(chair), 0))  # 杠分 a leaver already settled
         seat = seats[chair]
         wallet_id = house.pk if seat.is_bot or seat.user_id is None else Wallet.objects.get(user_id=seat.user_id).pk
         chair_wallet[chair] = wallet_id
-        by_wallet[wallet_id] = by_wallet.get(wallet_id, 0) + points * stake
-    entries = settle(f"hand:{row.pk}", by_wallet, note=f"table {row.table_id} hand {row.number}")
+        claims[chair] = points * stake
+    by_wallet: dict[int, int] = {}
+    for chair, wallet_id in chair_wallet.items():
+        by_wallet[wallet_id] = by_wallet.get(wallet_id, 0) + claims[chair]
+    entries = settle(
+        f"hand:{row.pk}", by_wallet, note=f"table {row.table_id} hand {row.number}", hold=holds.reference(table)
+    )
     moved = {e.wallet_id: e.amount for e in entries}
     out: dict[str, int] = {}
-    for chair, wallet_id in chair_wallet.items():
-        if wallet_id == house.pk:
-            out[str(chair)] = (result.deltas[row.engine_seat(chair)] - int(prepaid.get(str(chair), 0))) * stake
-        else:
-            out[str(chair)] = moved.get(wallet_id, 0)
+    for wallet_id in by_wallet:
+        shared = {chair: claims[chair] for chair, w in chair_wallet.items() if w == wallet_id}
+        for chair, units in split_movement(moved.get(wallet_id, 0), shared).items():
+            out[str(chair)] = units
     # The match's running scores, shown in every frame (the caller saves the table row, which
     # every path here holds locked: the step's or the settlement's own lock on the hand).
-    table = row.table
     table.scores = {c: int((table.scores or {}).get(c, 0)) + int(out.get(c, 0)) for c in ("0", "1", "2", "3")}
+    _release_stakes(row, seats)
     return out
+
+
+def _release_stakes(row: Hand, seats: list[Seat]) -> None:
+    """Release the holds no hand of this match can book against any more, now that ``row`` is booked.
+
+    The match's last hand frees every seat's hold; under an escape penalty (东北) a leaver's hold
+    is freed once the hands their wallet played are booked (a house bot plays the chair after).
+    In the scaled mode hands are booked by the worker, possibly out of order, so nothing is freed
+    while an earlier finished hand is still unbooked: it still needs its holds.
+    """
+    table = row.table
+    if Hand.objects.filter(table_id=table.pk, status=Hand.FINISHED, settled=False).exclude(pk=row.pk).exists():
+        return
+    if row.number >= table.hands_total or (
+        Hand.objects.filter(table_id=table.pk, number__gte=table.hands_total, status=Hand.FINISHED).exists()
+    ):
+        holds.release(table)
+        return
+    if not get_variant(table.variant).escape_penalty_bases:
+        return  # a leaver's 托管 plays on for their wallet: the hold stays to the end of the match
+    latest = Hand.objects.filter(table_id=table.pk).order_by("-number").values_list("number", flat=True).first()
+    # A leaver's wallet plays up to the hand they left in; a later hand's chair is a house bot.
+    gone = [s.user_id for s in seats if s.left and s.user_id is not None and (s.is_bot or row.number >= (latest or 0))]
+    if gone:
+        holds.release(table, gone)
 
 
 def _queue_settlement(hand_id: int) -> None:

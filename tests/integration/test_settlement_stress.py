@@ -6,11 +6,14 @@ balances, marks them finished with results whose losses mostly exceed the balanc
 ``accounts.services.capped_movements`` caps them), then settles every hand twice at once from
 several threads (each with its own database connection: PostgreSQL row locks are what keep
 this straight), together with direct ``accounts.services.settle`` calls on shared references,
-also twice each.  A monitor thread reads the wallets meanwhile.  The test then checks the
-ledger: no balance below zero (the check constraint refuses one), every hand's rows sum to
+also twice each.  Every match holds its stake from its players' wallets while it runs (issue
+15), so a loser pays from that table's hold plus the free balance, never from another table's
+hold, and the last booking of a match releases its holds.  A monitor thread reads the wallets
+meanwhile.  The test then checks the ledger: no balance below zero (the check constraint
+refuses one) and no balance below its active holds at any read, every hand's rows sum to
 zero, one row per hand and wallet at most, each wallet's balance is the sum of its rows (and
-each row's ``balance_after`` the running sum), units are conserved, and settling everything
-again changes nothing.
+each row's ``balance_after`` the running sum), units are conserved, every hold is released
+at the end, and settling everything again changes nothing.
 
 ``run_stress`` is shared with the SQLite variant in tests/platform/test_settlement_stress_sqlite.py.
 """
@@ -39,7 +42,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from accounts import services as accounts
-from accounts.models import LedgerEntry, Wallet
+from accounts.models import Hold, LedgerEntry, Wallet
 from games import services
 from games.engine.state import Result
 from games.models import Hand, Table
@@ -109,10 +112,22 @@ def points() -> list[int]:
     d[winner] = -sum(d)
     return d
 
+def available(user) -> int:
+    return Wallet.objects.get(user=user).available
+
 hands = []
 for h in range(HANDS):
-    four = rng.sample(users, 4)
-    table = services.create_table(four[0], "zhejiang_caishen", {}, stake=rng.choice([1, 5, 10]), hands_total=1)
+    # Each match holds stake x CAISHEN_SIT_MULTIPLE (1 here) from its players until it is booked,
+    # and only players with that much available can sit: smaller stakes once the wallets run low.
+    stake = rng.choice([1, 5, 10])
+    able = [u for u in users if available(u) >= stake]
+    if len(able) < 4:
+        stake = 1
+        able = [u for u in users if available(u) >= stake]
+    if len(able) < 4:
+        break
+    four = rng.sample(able, 4)
+    table = services.create_table(four[0], "zhejiang_caishen", {}, stake=stake, hands_total=1)
     for u in four:
         services.sit(table.pk, u)
     table.seats.update(ready=True)
@@ -167,15 +182,24 @@ def settle_all(tasks):
     return outcomes, errors
 
 def wallet_check():
-    """One statement (one snapshot): wallets whose balance is not the sum of their rows, or negative."""
+    """One statement (one snapshot): wallets whose balance is not the sum of their rows, is
+    negative, or is below its active holds (a table spent units another table holds)."""
     with connection.cursor() as cur:
         cur.execute(
-            "SELECT w.id, w.balance, COALESCE(SUM(l.amount), 0) FROM accounts_wallet w "
-            "LEFT JOIN accounts_ledgerentry l ON l.wallet_id = w.id WHERE w.id IN (%s) GROUP BY w.id, w.balance"
+            "SELECT w.id, w.balance,"
+            " COALESCE((SELECT SUM(l.amount) FROM accounts_ledgerentry l WHERE l.wallet_id = w.id), 0),"
+            " COALESCE((SELECT SUM(h.amount) FROM accounts_hold h"
+            "  WHERE h.wallet_id = w.id AND h.released_at IS NULL), 0)"
+            " FROM accounts_wallet w WHERE w.id IN (%s)"
             % ",".join(str(int(w)) for w in wallets)
         )
         rows = cur.fetchall()
-    return [r for r in rows if r[1] != r[2] or r[1] < 0]
+    return [r for r in rows if r[1] != r[2] or r[1] < 0 or r[3] > r[1]]
+
+def active_holds():
+    return list(Hold.objects.filter(wallet_id__in=wallets, released_at__isnull=True).values_list("amount", flat=True))
+
+held_before = active_holds()
 
 watching = threading.Event()
 watch = {"reads": 0, "bad": []}
@@ -205,6 +229,7 @@ def ledger():
     )
 
 first = ledger()
+holds_left = len(active_holds())
 balances = dict(Wallet.objects.filter(pk__in=wallets).values_list("pk", "balance"))
 # Re-running changes nothing.  (A direct reference whose first run moved nothing, every loser
 # being broke, is left out: settle() then writes no row to remember it by, so it would book
@@ -239,14 +264,23 @@ print("RESULT " + json.dumps({
     "unchanged": unchanged, "constraint": constraint, "overdraft": overdraft,
     "watch": watch, "hands": rows, "chairs": chairs, "direct": direct,
     "vendor": connection.vendor, "same_reference": same_reference,
+    "held_before": sum(held_before), "holds_before": len(held_before), "holds_left": holds_left,
 }))
 '''
 
 
 def run_stress(
-    database_url: str, var: Path, players: int = 8, hands: int = 24, direct: int = 12, threads: int = 8
+    database_url: str,
+    var: Path,
+    players: int = 8,
+    hands: int = 24,
+    direct: int = 12,
+    threads: int = 8,
+    script: str = SCRIPT,
+    extra_env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Migrate the database, run SCRIPT against it in a fresh process, return what it printed."""
+    """Migrate the database, run ``script`` (SCRIPT unless given: the holds stress, in
+    test_holds_stress.py, brings its own) against it in a fresh process, return what it printed."""
     seed = int(os.environ.get("STRESS_SEED", uuid.uuid4().int % 10**6))
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("CAISHEN_", "REDIS_URL", "CELERY_"))},
@@ -265,6 +299,7 @@ def run_stress(
         "STRESS_HANDS": str(hands),
         "STRESS_DIRECT": str(direct),
         "STRESS_THREADS": str(threads),
+        **(extra_env or {}),
     }
     migrate = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
@@ -275,9 +310,9 @@ def run_stress(
         timeout=180,
     )
     assert migrate.returncode == 0, migrate.stderr
-    script = var / "settlement_stress.py"
-    script.write_text(SCRIPT)
-    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    path = var / "settlement_stress.py"
+    path.write_text(script)
+    done = subprocess.run([sys.executable, str(path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, f"seed {seed}\n{done.stdout}\n{done.stderr}"
     line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")][-1]
     result: dict[str, Any] = json.loads(line[len("RESULT ") :])
@@ -346,6 +381,9 @@ def check(r: dict[str, Any]) -> None:
         assert len(counts) == 2 and set(counts) <= {0, len(rows)}, (seed, reference, counts, rows)
         assert sum(a for _, a in rows) == 0 and len({w for w, _ in rows}) == len(rows), (seed, reference)
     assert capped > 0, "no loss was capped: the stress did not reach capped_movements' cap"
+    # The matches held their stakes while they ran, and booking each one's last hand released them.
+    assert r["holds_before"] == 4 * len(r["hands"]) and r["held_before"] > 0, seed
+    assert r["holds_left"] == 0, seed
     # Re-running every settlement changed nothing.
     assert r["unchanged"], seed
     assert all(outcome is False for kind, _, outcome in r["again"] if kind == "hand"), seed

@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
 from accounts import services
-from accounts.models import LedgerEntry, Profile, Wallet
+from accounts.models import Hold, LedgerEntry, Profile, Wallet
 
 
 def make_user(username, balance=None):
@@ -276,3 +276,112 @@ def test_settle_refuses_deltas_that_do_not_sum_to_zero():
         services.settle("hand:4", {a.pk: -3, b.pk: 2})
 
     assert not LedgerEntry.objects.filter(reference="hand:4").exists()
+
+
+# --- holds (issue 15) -------------------------------------------------------------------------------
+
+
+def active(wallet):
+    return sorted(Hold.objects.filter(wallet=wallet, released_at__isnull=True).values_list("reference", "amount"))
+
+
+@pytest.mark.django_db
+def test_take_holds_is_all_or_none_and_counts_only_what_is_available():
+    a, b, _c, _d = four_wallets([1000, 300, 0, 0])
+
+    assert services.take_holds("table:1", {a.pk: 400, b.pk: 400}) == {b.pk: 300}
+    assert not Hold.objects.exists()  # a's hold was not taken either
+
+    assert services.take_holds("table:1", {a.pk: 400}) == {}
+    assert services.take_holds("table:2", {a.pk: 400}) == {}
+    # 1000 backs two holds of 400: 200 is left for a third.
+    assert services.take_holds("table:3", {a.pk: 400}) == {a.pk: 200}
+    a.refresh_from_db()
+    assert (a.balance, a.held, a.available) == (1000, 800, 200)
+    assert services.take_holds("table:1", {a.pk: 400}) == {}  # already held there: kept, not doubled
+    assert active(a) == [("table:1", 400), ("table:2", 400)]
+
+
+@pytest.mark.django_db
+def test_release_holds_frees_the_units_and_is_idempotent():
+    a, b, _c, _d = four_wallets([1000, 500, 0, 0])
+    services.take_holds("table:1", {a.pk: 400, b.pk: 400})
+    services.take_holds("table:2", {a.pk: 400})
+
+    assert services.release_holds("table:1", [b.pk]) == 1
+    assert active(b) == [] and active(a) == [("table:1", 400), ("table:2", 400)]
+    assert services.release_holds("table:1") == 1
+    assert services.release_holds("table:1") == 0
+    a.refresh_from_db()
+    assert (a.held, a.available) == (400, 600)
+    assert Hold.objects.filter(reference="table:1", released_at__isnull=False).count() == 2
+
+
+@pytest.mark.django_db
+def test_settle_pays_from_this_tables_hold_and_the_free_balance_never_another_tables_hold():
+    a, b, c, d = four_wallets([1000, 0, 0, 0])
+    services.take_holds("table:1", {a.pk: 400})
+    services.take_holds("table:2", {a.pk: 400})
+
+    # At table 1, a owes 1200: payable is 1000 less table 2's hold.
+    services.settle("hand:10", {a.pk: -1200, b.pk: 600, c.pk: 600}, hold="table:1")
+
+    a.refresh_from_db()
+    assert a.balance == 400
+    assert active(a) == [("table:1", 0), ("table:2", 400)]  # the loss came out of table 1's hold first
+    assert [wallet_of(w.user).balance for w in (b, c)] == [300, 300]
+
+    # At table 2, a owes 1200 again: table 2's winners get what its hold covers.
+    services.settle("hand:11", {a.pk: -1200, d.pk: 1200}, hold="table:2")
+
+    a.refresh_from_db()
+    assert a.balance == 0 and wallet_of(d.user).balance == 400
+    assert active(a) == [("table:1", 0), ("table:2", 0)]
+
+
+@pytest.mark.django_db
+def test_settle_without_a_hold_pays_only_from_the_free_balance():
+    a, b, _c, _d = four_wallets([1000, 0, 0, 0])
+    services.take_holds("table:1", {a.pk: 700})
+
+    services.settle("escape-penalty:9", {a.pk: -500, b.pk: 500})
+
+    a.refresh_from_db()
+    assert a.balance == 700 and a.available == 0 and active(a) == [("table:1", 700)]
+
+
+@pytest.mark.django_db
+def test_a_staff_debit_below_the_holds_leaves_settlement_capped_and_never_negative():
+    a, b, _c, _d = four_wallets([1000, 0, 0, 0])
+    staff = get_user_model().objects.create_user("boss", password="pw-for-tests-1", is_staff=True)
+    services.take_holds("table:1", {a.pk: 400})
+    services.take_holds("table:2", {a.pk: 400})
+    services.adjust(a, -900, "chargeback", by=staff)  # staff debits are bounded by the balance only
+
+    services.settle("hand:12", {a.pk: -300, b.pk: 300}, hold="table:1")
+
+    # Table 1 may take the balance less table 2's hold: 100 - 400, so nothing; never below zero.
+    a.refresh_from_db()
+    assert a.balance == 100 and wallet_of(b.user).balance == 0
+    assert a.available == 0
+
+
+@pytest.mark.parametrize(
+    ("total", "claims", "expected"),
+    [
+        pytest.param(100, {1: 60, 2: 40, 3: 0}, {1: 60, 2: 40, 3: 0}, id="booked-as-claimed"),
+        pytest.param(30, {1: 60, 2: 40, 3: 0}, {1: 18, 2: 12, 3: 0}, id="net-winner-cut-pro-rata"),
+        pytest.param(31, {1: 60, 2: 40, 3: 0}, {1: 19, 2: 12, 3: 0}, id="remainder-to-the-largest"),
+        # A bot lost 10 and two won 20 each (net +30), the house got 12: the loser still paid 10,
+        # the winners share 22.
+        pytest.param(12, {1: -10, 2: 20, 3: 20}, {1: -10, 2: 11, 3: 11}, id="own-loser-pays-in-full"),
+        # A net loser (the house broke) paid 40 of 100 owed by its two bots.
+        pytest.param(-40, {1: -75, 2: -25}, {1: -30, 2: -10}, id="net-loser-cut-pro-rata"),
+        pytest.param(0, {}, {}, id="nobody"),
+    ],
+)
+def test_split_movement(total, claims, expected):
+    parts = services.split_movement(total, claims)
+
+    assert parts == expected
+    assert sum(parts.values()) == total

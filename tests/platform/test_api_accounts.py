@@ -53,17 +53,33 @@ def test_get_account(api, player):
     response = api.get("/api/account/")
 
     assert response.status_code == 200
-    assert response.json() == {"username": "player", "display_name": "东风", "language": "zh-hans", "balance": 1000}
+    assert response.json() == {
+        "username": "player",
+        "display_name": "东风",
+        "language": "zh-hans",
+        "balance": 1000,
+        "held": 0,
+        "available": 1000,
+    }
 
 
 @pytest.mark.django_db
 def test_patch_account_changes_name_and_language_only(api, player):
     response = api.patch(
-        "/api/account/", {"display_name": "West", "language": "en", "balance": 99999, "username": "x"}, format="json"
+        "/api/account/",
+        {"display_name": "West", "language": "en", "balance": 99999, "held": 5, "username": "x"},
+        format="json",
     )
 
     assert response.status_code == 200
-    assert response.json() == {"username": "player", "display_name": "West", "language": "en", "balance": 1000}
+    assert response.json() == {
+        "username": "player",
+        "display_name": "West",
+        "language": "en",
+        "balance": 1000,
+        "held": 0,
+        "available": 1000,
+    }
     assert response.cookies["django_language"].value == "en"
     profile = Profile.objects.get(user=player)
     assert (profile.display_name, profile.language) == ("West", "en")
