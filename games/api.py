@@ -31,6 +31,7 @@ from games.engine.variants import all_variants, get_variant
 from games.models import Hand, Table
 from games.spectating import state_for_reader
 from games.views import LISTED_STATUSES, can_open, remember_room_code, with_seat_counts
+from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 
 # ------------------------------------------------------------------------ serializers
 
@@ -112,14 +113,25 @@ class TableSerializer(serializers.ModelSerializer):
 
 
 class TableCreateSerializer(serializers.Serializer):
-    variant = serializers.CharField(help_text="A rule set key, e.g. zhejiang_caishen.")
+    # Ranges: the ones services.create_table enforces, with its messages, are in the help texts;
+    # min_value/max_value are the columns' (mahjong_platform/limits.py), so no number reaches the
+    # database unchecked whatever the service does, and the schema states the bounds.
+    variant = serializers.CharField(max_length=32, help_text="A rule set key, e.g. zhejiang_caishen.")
     options = serializers.DictField(
         required=False, default=dict, help_text="Options of the rule set's schema; unset ones take their default."
     )
-    stake = serializers.IntegerField(default=1, max_value=1_000_000, help_text="底分/底注: wallet units per point.")
-    hands_total = serializers.IntegerField(default=4, help_text="Hands in the match (1–64).")
-    turn_seconds = serializers.IntegerField(default=20, help_text="Seconds per turn (5–300).")
-    claim_seconds = serializers.IntegerField(default=8, help_text="Seconds per claim window (3–120).")
+    stake = serializers.IntegerField(
+        default=1, min_value=0, max_value=STAKE_MAX, help_text="底分/底注: wallet units per point (at least 1)."
+    )
+    hands_total = serializers.IntegerField(
+        default=4, min_value=0, max_value=POSITIVE_SMALL_MAX, help_text="Hands in the match (1–64)."
+    )
+    turn_seconds = serializers.IntegerField(
+        default=20, min_value=0, max_value=POSITIVE_SMALL_MAX, help_text="Seconds per turn (5–300)."
+    )
+    claim_seconds = serializers.IntegerField(
+        default=8, min_value=0, max_value=POSITIVE_SMALL_MAX, help_text="Seconds per claim window (3–120)."
+    )
     is_private = serializers.BooleanField(default=False, help_text="Unlisted; players join with the room code.")
 
 

@@ -30,8 +30,12 @@ from games.engine.tiles import TileNotationError, format_tiles
 from games.engine.variants import get_variant
 from games.engine.wall import seed_commitment
 from games.models import Hand
+from mahjong_platform.jsonlimits import loads_bounded
 
 FORMAT = "caishen-replay/1"
+# Characters in one line: as much as the check endpoint takes in a whole body (ReplayCheckView).
+# Depth and numbers keep loads_bounded's limits, far beyond any replay this module writes.
+MAX_LINE = 2_000_000
 
 
 class ReplayError(ValueError):
@@ -127,7 +131,9 @@ def export_text(row: Hand) -> str:
 # --------------------------------------------------------------------------- import
 def _obj(line_no: int, text: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
+        # Bounded: a replay is client input (the check endpoint), and a line nested a few thousand
+        # deep would otherwise end in a RecursionError (a 500) instead of this line's error.
+        data = loads_bounded(text, max_length=MAX_LINE)
     except ValueError as exc:
         raise ReplayError(line_no, f"not JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):

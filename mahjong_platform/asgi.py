@@ -1,7 +1,8 @@
 """ASGI entry point: `daphne mahjong_platform.asgi:application`.
 
-HTTP goes to Django; WebSocket connections are checked against ALLOWED_HOSTS (Origin header),
-get the session user from AuthMiddlewareStack, and are routed by URL.
+HTTP goes to Django; WebSocket connections must come from this site's own origin or a trusted one
+(the Origin header, scheme, host and port: mahjong_platform/origins.py), get the session user from
+AuthMiddlewareStack, and are routed by URL.
 """
 
 import asyncio
@@ -24,11 +25,11 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.fanout import OUTBOX  # noqa: E402
 from games.timers import IN_PROCESS, backend_name, local_upto  # noqa: E402
 from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
+from mahjong_platform.origins import SameOriginValidator  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 from mahjong_platform.socket_limits import install as bound_socket_output  # noqa: E402
 
@@ -71,7 +72,9 @@ application = bound_to_server_loop(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            # Not Channels' AllowedHostsOriginValidator: it compares the Origin's host only, so any
+            # port or scheme on an allowed host (http://localhost:3000) passed for a signed-in socket.
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

@@ -232,6 +232,13 @@ LOGOUT_REDIRECT_URL = "/"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # DRF's defaults with its JSON parser swapped for a bounded one: nesting, length and numbers
+    # limited, a clear 400 instead of a RecursionError's 500 (mahjong_platform/jsonlimits.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "mahjong_platform.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.views import may_see_standings
@@ -33,6 +34,9 @@ class TournamentSerializer(serializers.ModelSerializer):
             "turn_seconds", "claim_seconds", "seating", "fill", "duplicate", "max_players", "status",
             "published", "registered", "waiting",
         ]  # fmt: skip
+        # An answer's shape only: events are created through CreateSerializer, whose numbers are
+        # bounded; nothing writes through this one (and its model fields' ranges vary by backend).
+        read_only_fields = fields
 
     def get_registered(self, t: Tournament) -> int:
         return t.registrations.filter(status="registered").count()
@@ -43,13 +47,22 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class CreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    variant = serializers.CharField()
+    variant = serializers.CharField(max_length=32)  # the column's
     options = serializers.DictField(required=False, default=dict)
-    stake = serializers.IntegerField(min_value=0, default=0, help_text="Wallet units per point; 0: score only.")
+    # The stake had no upper bound: 10**24 overflowed the column (a 500).  Its cap is the tables'
+    # (the event's tables are created with it); the time limits' ranges are the service's, with its
+    # message, and min_value/max_value are the column's (mahjong_platform/limits.py).
+    stake = serializers.IntegerField(
+        min_value=0, max_value=STAKE_MAX, default=0, help_text="Wallet units per point; 0: score only."
+    )
     rounds = serializers.IntegerField(min_value=1, max_value=20, default=2)
     hands_per_round = serializers.IntegerField(min_value=1, max_value=64, default=4)
-    turn_seconds = serializers.IntegerField(default=20)
-    claim_seconds = serializers.IntegerField(default=8)
+    turn_seconds = serializers.IntegerField(
+        default=20, min_value=0, max_value=POSITIVE_SMALL_MAX, help_text="Seconds per turn (5–300)."
+    )
+    claim_seconds = serializers.IntegerField(
+        default=8, min_value=0, max_value=POSITIVE_SMALL_MAX, help_text="Seconds per claim window (3–120)."
+    )
     seating = serializers.ChoiceField(choices=[c for c, _ in Tournament.SEATINGS], default=Tournament.RANDOM)
     fill = serializers.ChoiceField(choices=[c for c, _ in Tournament.FILLS], default=Tournament.BOTS)
     duplicate = serializers.BooleanField(default=False)
@@ -58,9 +71,11 @@ class CreateSerializer(serializers.Serializer):
 
 class ManageSerializer(serializers.Serializer):
     do = serializers.ChoiceField(choices=["open", "close", "start_round", "publish", "unpublish", "substitute"])
-    absent = serializers.CharField(required=False, help_text="substitute: the username who did not show")
+    absent = serializers.CharField(
+        required=False, max_length=150, help_text="substitute: the username who did not show"
+    )
     replacement = serializers.CharField(
-        required=False, help_text="substitute: who replaces them (default: the waiting list)"
+        required=False, max_length=150, help_text="substitute: who replaces them (default: the waiting list)"
     )
 
 

@@ -23,6 +23,9 @@ NUM_KINDS: Final = 34  # playable kinds without flowers
 NUM_ALL_KINDS: Final = 42  # with the 8 flowers
 SUIT_CHARS: Final = "mps"
 HONOUR_CHARS: Final = "ESWNCFP"
+# ASCII digits only: str.isdigit() and int() also take "５" (full-width), "٥" (Arabic-Indic) and,
+# for isdigit, "⁵" (superscript), none of which is notation.
+RANK_CHARS: Final = "0123456789"
 FLOWER_BASE: Final = 34
 
 EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
@@ -100,7 +103,7 @@ def parse_tiles(text: str) -> list[Tile]:
     for ch in text:
         if ch.isspace():
             continue
-        if ch.isdigit():
+        if ch in RANK_CHARS:  # one character, so never the empty-substring match
             digits.append(int(ch))
         elif ch in SUIT_CHARS or ch == "h":
             if not digits:
@@ -111,6 +114,10 @@ def parse_tiles(text: str) -> list[Tile]:
             if digits:
                 raise TileNotationError(f"ranks {''.join(map(str, digits))} need a suffix before {ch!r} in {text!r}")
             out.append(27 + HONOUR_CHARS.index(ch))
+        elif not ch.isascii():
+            raise TileNotationError(
+                f"unexpected character {ch!r} in {text!r}: tile notation is ASCII (1m..9m 1p..9p 1s..9s ESWNCFP 1h..8h)"
+            )
         else:
             raise TileNotationError(f"unexpected character {ch!r} in {text!r}")
     if digits:

@@ -65,3 +65,46 @@ def test_properties() -> None:
     assert is_terminal_or_honour(parse_tile("9s")) and is_terminal_or_honour(parse_tile("C"))
     assert not is_terminal_or_honour(parse_tile("2m"))
     assert len(standard_set()) == 136 and len(standard_set(with_flowers=True)) == 144
+
+
+# Unicode digits that str.isdigit() (and, for most, int()) accept: full-width, Arabic-Indic,
+# Devanagari, superscript, circled.  Only ASCII is notation (issue 15, item 14).
+NON_ASCII_DIGITS = ["５", "٥", "५", "⁵", "①", "𝟓"]
+
+
+@pytest.mark.parametrize("digit", NON_ASCII_DIGITS)
+def test_non_ascii_digits_are_refused_by_parse_tiles(digit: str) -> None:
+    for text in (f"{digit}m", f"1{digit}3m", f"123m {digit}p EES", f"{digit}h"):
+        with pytest.raises(TileNotationError, match="tile notation is ASCII"):
+            parse_tiles(text)
+
+
+@pytest.mark.parametrize("digit", NON_ASCII_DIGITS)
+def test_non_ascii_digits_are_refused_by_parse_tile(digit: str) -> None:
+    with pytest.raises(TileNotationError, match="tile notation is ASCII"):
+        parse_tile(f"{digit}s")
+
+
+@pytest.mark.parametrize("letter", ["ｍ", "Ｅ", "Ｐ", "ｈ"])
+def test_full_width_suits_and_honours_are_refused(letter: str) -> None:
+    with pytest.raises(TileNotationError, match="tile notation is ASCII"):
+        parse_tiles(f"5{letter}" if letter in "ｍｈ" else letter)
+
+
+@pytest.mark.parametrize("bad", ["５m", "٥p", "⁵s", "1m ５m"])
+def test_non_ascii_digits_are_refused_where_actions_are_read(bad: str) -> None:
+    # Action.from_json is how a socket or REST command's tile reaches the engine.
+    from games.engine.state import Action
+
+    with pytest.raises(TileNotationError):
+        Action.from_json({"seat": "E", "do": "discard", "tile": bad})
+    with pytest.raises(TileNotationError):
+        Action.from_json({"seat": "E", "do": "chow", "tiles": bad})
+
+
+@given(st.lists(st.integers(0, NUM_ALL_KINDS - 1), max_size=40), st.sampled_from([" ", "\n", "\t", "  "]))
+def test_every_valid_spelling_still_parses(tiles: list[int], gap: str) -> None:
+    # The contract is unchanged for ASCII: tile by tile, or suffix-shared, any ASCII whitespace.
+    one_by_one = gap.join(tile_str(t) for t in tiles)
+    assert parse_tiles(one_by_one) == tiles
+    assert parse_tiles(format_tiles(tiles).replace(" ", gap)) == tiles

@@ -15,8 +15,9 @@ from games.engine.tiles import parse_tiles
 from games.engine.variants import get_variant
 from games.models import Hand, Table
 
-# An Origin the AllowedHostsOriginValidator accepts (the full ASGI application checks it).
-ORIGIN = [(b"origin", b"http://127.0.0.1")]
+# A same-origin socket as a browser opens it: a page of http://127.0.0.1 connecting back to its own
+# Host (the full ASGI application compares the two: mahjong_platform/origins.py).
+ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
 
 # A rigged zhejiang_caishen deal (indicator 3m, wild 3p): East, the dealer, must discard; South
 # wins on East's 6s and West may pung it; nobody can win, kong or claim before East discards.
