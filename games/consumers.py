@@ -21,6 +21,7 @@ from games import services, spectating
 from games.fanout import public_group, seat_group, table_changed
 from games.models import Seat, Table
 from games.timers import IN_PROCESS, backend_name
+from mahjong_platform.jsonlimits import JSONLimitError, loads_bounded
 
 CLOSE_FORBIDDEN = 4403  # a private table this socket's user may not open
 CLOSE_NOT_FOUND = 4404  # no such table
@@ -259,10 +260,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         try:
             content = await self.decode_json(text_data)
+        except JSONLimitError as exc:  # too deep, a number out of range: said, and nothing else
+            await self.send_json({"type": "error", "reason": str(exc)})
+            return
         except ValueError:
             await self.send_json({"type": "error", "reason": "messages are JSON objects"})
             return
         await self.receive_json(content)
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        # Bounded: a deeply nested frame under the size cap crashed the socket with a
+        # RecursionError (close 1011) in json.loads (mahjong_platform/jsonlimits.py).
+        return loads_bounded(text_data)
 
     def _allow(self) -> bool:
         """Token bucket: CAISHEN_SOCKET_RATE messages per second, bursts up to twice that."""

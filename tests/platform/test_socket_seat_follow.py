@@ -365,3 +365,28 @@ def test_a_silent_socket_is_closed_and_a_talking_one_is_not(settings: Any) -> No
         return closed
 
     assert async_to_sync(scenario)() == (4408, None)
+
+
+def test_a_deeply_nested_or_huge_number_message_is_refused_and_the_socket_lives() -> None:
+    """~10 KB of nesting (under the 16 KiB cap) crashed the socket with a RecursionError (close
+    1011); a 10**24 number passed through (issue 15, finding 9)."""
+    (user,) = users(1)
+    table = services.create_table(user, "zhejiang_caishen", {}, stake=1, hands_total=1)
+
+    async def scenario() -> list[dict[str, Any]]:
+        sock = Socket(table, user)
+        await sock.open()
+        replies = []
+        for text in ("[" * 5000 + "]" * 5000, '{"type": "ping", "seq": ' + "9" * 30 + "}"):
+            await sock.comm.send_to(text_data=text)
+            replies += await sock.drain()
+        await sock.comm.send_json_to({"type": "resync"})
+        replies += await sock.drain()
+        assert sock.closed is None
+        await sock.comm.disconnect()
+        return replies
+
+    replies = async_to_sync(scenario)()
+    errors = [r for r in replies if r["type"] == "error"]
+    assert len(errors) == 2 and "deep" in errors[0]["reason"] and "integer" in errors[1]["reason"]
+    assert replies[-1]["type"] == "snapshot"  # still serving
