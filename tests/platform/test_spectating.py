@@ -66,8 +66,8 @@ class Client:
             self.comm.scope["session"] = session
         self.frames: list[tuple[float, dict[str, Any]]] = []
 
-    async def open(self) -> tuple[bool, Any]:
-        return await self.comm.connect()
+    async def open(self, timeout: float = 1) -> tuple[bool, Any]:
+        return await self.comm.connect(timeout=timeout)
 
     async def first(self) -> dict[str, Any]:
         frame = await self.comm.receive_json_from(timeout=5)
@@ -212,3 +212,65 @@ def test_state_for_reader_gives_seated_players_their_view_and_others_the_delayed
     watched = spectating.state_for_reader(table, outsider)
     assert watched["you"] is None and watched["table"]["spectator_delay"] == DELAY
     assert watched["hand"] is None  # the hand began less than the delay ago
+
+
+# ------------------------------------------------------------- resync floods (issue 15)
+def reference_view(hand: Hand, seq: int) -> dict[str, Any]:
+    """The public view at ``seq`` rebuilt the slow way: the deal and every step up to it."""
+    from games.engine.hand import Hand as EngineHand
+    from games.engine.state import Action
+    from games.models import HandAction, HandStart
+
+    engine = EngineHand.from_json(HandStart.objects.get(hand=hand).snapshot)
+    engine.open_empty_windows = True
+    for logged in HandAction.objects.filter(hand=hand, seq__lte=seq).order_by("seq", "index"):
+        engine.apply_trusted(Action.from_json(logged.action))
+    return engine.view(None)
+
+
+def test_a_watchers_view_is_rendered_once_per_step_and_a_snapshot_replays_nothing(
+    players: list[Any], monkeypatch: Any, django_assert_max_num_queries: Any
+) -> None:
+    table, hand = playing_table(players)
+    dealt_at = timezone.now()
+    services.submit(hand.pk, players[0], {"do": "discard", "tile": "6s"}, hand.seq)
+    hand.refresh_from_db()
+    spectating.PUBLIC_VIEWS.clear()
+    misses_before = spectating.PUBLIC_VIEWS.misses
+    replays: list[int] = []
+    real = spectating._replayed
+    monkeypatch.setattr(spectating, "_replayed", lambda row, seq: replays.append(seq) or real(row, seq))
+
+    # A watcher's snapshot as the table stood before the discard, and long after it.
+    before = dealt_at + timedelta(seconds=DELAY)
+    after = timezone.now() + timedelta(seconds=DELAY * 2)
+    first = spectating.spectator_state(table, now=before)
+    assert first["hand"]["seq"] == 1 and first["hand"]["view"] == reference_view(hand, 1)
+    latest = spectating.spectator_state(table, now=after)
+    assert latest["hand"]["seq"] == hand.seq and latest["hand"]["view"] == reference_view(hand, hand.seq)
+    misses = spectating.PUBLIC_VIEWS.misses
+    # Every further snapshot of either moment is the cached view: nothing decoded or replayed,
+    # and a handful of small queries (the seq at the cutoff is one of them).
+    for _ in range(30):
+        with django_assert_max_num_queries(5):
+            again = spectating.spectator_state(table, now=after)
+        assert again["hand"] == latest["hand"]
+        assert spectating.spectator_state(table, now=before)["hand"] == first["hand"]
+    assert spectating.PUBLIC_VIEWS.misses == misses == misses_before + 2
+    assert len(replays) == 1  # the moment before the discard: the deal, from HandStart
+    # A new step is a new key: the next snapshot shows it (no stale view), the old one stays right.
+    hand.refresh_from_db()
+    moved = next(
+        a for a in spectating.spectator_state(table, delay=0)["hand"]["view"]["players"] if a["discards"]
+    )  # the present, undelayed: the discard is there
+    assert moved["discards"].startswith("6s")
+    assert spectating.spectator_state(table, now=before)["hand"]["view"] == reference_view(hand, 1)
+
+
+def test_the_cache_is_bounded() -> None:
+    views = spectating.PublicViews(size=3)
+    at = timezone.now()
+    for seq in range(10):
+        views.put((1, at, seq), {"seq": seq})
+    assert views.get((1, at, 0)) is None and views.get((1, at, 9)) == {"seq": 9}
+    assert len(views._entries) == 3
