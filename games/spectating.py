@@ -15,10 +15,12 @@ courtesy figure for the players, never used for a decision.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -223,6 +225,53 @@ def spectator_state(table: Table, now: datetime | None = None, delay: float | No
     state["table"]["watchers"] = watcher_count(table.pk)
     state["table"]["spectator_delay"] = delay
     return state
+
+
+class SharedRenders:
+    """Watchers of one table asking at the same moment share one render of its snapshot.
+
+    A watcher's resync or ping is answered at most once a second per socket (the consumer), but
+    20 sockets can ask in the same instant: 20 renders back to back on the database thread held a
+    seated player's command up by half a second.  Here requests for the same key that arrive
+    while no render of it has *started* yet join the next one, so every answer is still computed
+    after its request arrived (never an older state), and a burst costs one or two renders.  Per
+    process and per event loop, like the sockets it serves.  The state is shared: read-only.
+    """
+
+    def __init__(self) -> None:
+        self._waiting: dict[Hashable, asyncio.Future[Any]] = {}  # the next render, not started
+        self._locks: dict[Hashable, asyncio.Lock] = {}
+        self.renders = 0
+
+    async def get(self, key: Hashable, render: Callable[[], Awaitable[Any]]) -> Any:
+        future = self._waiting.get(key)
+        if future is None or future.get_loop() is not asyncio.get_running_loop():
+            future = self._waiting[key] = asyncio.get_running_loop().create_future()
+            asyncio.ensure_future(self._run(key, future, render))
+        # shield: a socket closing while it waits must not cancel the others' answer
+        return await asyncio.shield(future)
+
+    async def _run(self, key: Hashable, future: asyncio.Future[Any], render: Callable[[], Awaitable[Any]]) -> None:
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:  # one render of a key at a time: later requests wait for the next
+                if self._waiting.get(key) is future:
+                    del self._waiting[key]  # started: requests from now on join the next render
+                self.renders += 1
+                result = await render()
+        except BaseException as exc:  # the waiters get the failure, as a socket of their own would
+            if not future.done():
+                future.set_exception(exc)
+            if not isinstance(exc, Exception):
+                raise
+        else:
+            future.set_result(result)
+        finally:
+            if not lock.locked() and key not in self._waiting:
+                self._locks.pop(key, None)
+
+
+WATCHER_RENDERS = SharedRenders()
 
 
 def state_for_reader(table: Table, user: Any) -> dict[str, Any]:
