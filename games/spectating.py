@@ -19,6 +19,7 @@ import asyncio
 import copy
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import datetime, timedelta
@@ -235,40 +236,52 @@ class SharedRenders:
     seated player's command up by half a second.  Here requests for the same key that arrive
     while no render of it has *started* yet join the next one, so every answer is still computed
     after its request arrived (never an older state), and a burst costs one or two renders.  Per
-    process and per event loop, like the sockets it serves.  The state is shared: read-only.
+    process and per event loop (the sockets' own: daphne has one; tests start many).  The state
+    is shared between the sockets: read-only.
     """
 
     def __init__(self) -> None:
-        self._waiting: dict[Hashable, asyncio.Future[Any]] = {}  # the next render, not started
-        self._locks: dict[Hashable, asyncio.Lock] = {}
+        # loop -> (key -> the next render, not started yet; key -> its lock)
+        self._loops: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[dict[Hashable, asyncio.Future[Any]], dict[Hashable, asyncio.Lock]]
+        ] = weakref.WeakKeyDictionary()
         self.renders = 0
 
     async def get(self, key: Hashable, render: Callable[[], Awaitable[Any]]) -> Any:
-        future = self._waiting.get(key)
-        if future is None or future.get_loop() is not asyncio.get_running_loop():
-            future = self._waiting[key] = asyncio.get_running_loop().create_future()
-            asyncio.ensure_future(self._run(key, future, render))
+        loop = asyncio.get_running_loop()
+        waiting, locks = self._loops.setdefault(loop, ({}, {}))
+        future = waiting.get(key)
+        if future is None:
+            future = waiting[key] = loop.create_future()
+            loop.create_task(self._run(key, future, render, waiting, locks))
         # shield: a socket closing while it waits must not cancel the others' answer
         return await asyncio.shield(future)
 
-    async def _run(self, key: Hashable, future: asyncio.Future[Any], render: Callable[[], Awaitable[Any]]) -> None:
-        lock = self._locks.setdefault(key, asyncio.Lock())
+    async def _run(
+        self,
+        key: Hashable,
+        future: asyncio.Future[Any],
+        render: Callable[[], Awaitable[Any]],
+        waiting: dict[Hashable, asyncio.Future[Any]],
+        locks: dict[Hashable, asyncio.Lock],
+    ) -> None:
+        lock = locks.setdefault(key, asyncio.Lock())
         try:
             async with lock:  # one render of a key at a time: later requests wait for the next
-                if self._waiting.get(key) is future:
-                    del self._waiting[key]  # started: requests from now on join the next render
+                if waiting.get(key) is future:
+                    del waiting[key]  # started: requests from now on join the next render
                 self.renders += 1
                 result = await render()
-        except BaseException as exc:  # the waiters get the failure, as a socket of their own would
-            if not future.done():
-                future.set_exception(exc)
-            if not isinstance(exc, Exception):
-                raise
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:  # every waiter gets the failure, as its own render would have
+            future.set_exception(exc)
         else:
             future.set_result(result)
         finally:
-            if not lock.locked() and key not in self._waiting:
-                self._locks.pop(key, None)
+            if key not in waiting and not lock.locked():  # (a queued render keeps its key waiting)
+                locks.pop(key, None)
 
 
 WATCHER_RENDERS = SharedRenders()
