@@ -52,9 +52,16 @@ class Event:
         self.organiser = User.objects.create_user("organiser", password="pw-123456")
         self.players = [User.objects.create_user(f"dup{i}", password="pw-123456") for i in range(8)]
         self.event = services.create_tournament(
-            self.organiser, "Dup cup", "zhejiang_caishen", rounds=1, hands_per_round=2, duplicate=True,
-            turn_seconds=300, claim_seconds=120, max_players=8,
-        )  # fmt: skip
+            self.organiser,
+            "Dup cup",
+            "zhejiang_caishen",
+            rounds=1,
+            hands_per_round=2,
+            duplicate=True,
+            turn_seconds=300,
+            claim_seconds=120,
+            max_players=8,
+        )
         services.open_registration(self.event.pk, self.organiser)
         for p in self.players:
             services.register(self.event.pk, p)

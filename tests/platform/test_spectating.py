@@ -347,7 +347,9 @@ def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: 
                 action = next((a for a in legal if a["do"] == "discard"), legal[0])
                 action = {k: v for k, v in action.items() if k != "seat"}
                 sent = time.monotonic()
-                await seated.comm.send_json_to({"type": "act", "hand": hand["id"], "seq": hand["seq"], "action": action})
+                await seated.comm.send_json_to(
+                    {"type": "act", "hand": hand["id"], "seq": hand["seq"], "action": action}
+                )
                 while True:  # answered by the step's update
                     frame = await seated.comm.receive_json_from(timeout=5)
                     assert frame["type"] not in ("refused", "error"), frame
@@ -357,7 +359,9 @@ def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: 
             return trips
 
         began = time.monotonic()
-        results = await asyncio.gather(play(), *(flood(i) for i in range(watchers_n)), *(read(i) for i in range(watchers_n)))
+        results = await asyncio.gather(
+            play(), *(flood(i) for i in range(watchers_n)), *(read(i) for i in range(watchers_n))
+        )
         elapsed = time.monotonic() - began
         renders.append(renders[0])  # before the closes: each leave re-sends the others a snapshot
         for c in (seated, *watchers):
