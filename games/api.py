@@ -7,7 +7,9 @@ joined with its room code; to anyone else it does not exist (404).
 
 Hands: ``/api/hands/<id>/`` serves only finished hands, and renders the event log
 for the public (``Event.for_seat(None)``): a running hand's concealed tiles never
-leave the server through this API.
+leave the server through this API.  A finished hand whose deal is still being played at
+another table (duplicate tournament rounds) is *withheld* (``games.disclosure``): its record,
+replay and verification answer 403 until every table has finished it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import join_limits, services
+from games import disclosure, join_limits, services
 from games.engine.state import SEATS, Event
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, Table
@@ -461,7 +463,8 @@ def hand_record(row: Hand) -> dict[str, Any]:
 @extend_schema(
     summary="A finished hand",
     description="Result, deltas per chair (wallet units), the seed and its hash, the public event log and "
-    "the hands revealed at the end. A hand still being played answers 403: its tiles stay hidden.",
+    "the hands revealed at the end. A hand still being played answers 403: its tiles stay hidden; so does a "
+    "duplicate-round hand until every table of the round has finished it (`detail` says so).",
     responses={200: HandSerializer, 403: DETAIL, 404: DETAIL},
     tags=["hands"],
 )
@@ -474,6 +477,8 @@ class HandView(APIView):
             raise Http404("no such hand")
         if row.status != Hand.FINISHED:
             return refused("the hand is still being played; its record opens when it ends", status.HTTP_403_FORBIDDEN)
+        if disclosure.withheld(row):
+            return refused(disclosure.WITHHELD, status.HTTP_403_FORBIDDEN)
         return Response(hand_record(row))
 
 
@@ -482,7 +487,7 @@ class HandView(APIView):
     description="One JSON object a line: a header (rule set, options, context, the seed and its hash, the "
     "dealt hands and wall in tile notation, the engine snapshot as dealt), then each action followed by "
     "its events, then an end line with the result. `games.replay.load` re-validates it through the "
-    "engine. A hand still being played answers 403.",
+    "engine. A hand still being played, or a duplicate-round hand not yet finished at every table, answers 403.",
     responses={
         (200, "application/jsonl"): OpenApiResponse(OpenApiTypes.STR, description="JSON lines"),
         403: DETAIL,
@@ -504,7 +509,8 @@ class HandReplayView(APIView):
         try:
             text = replay.export_text(row)
         except replay.NotReplayable as exc:
-            code = status.HTTP_403_FORBIDDEN if row.status != Hand.FINISHED else status.HTTP_404_NOT_FOUND
+            not_yet = row.status != Hand.FINISHED or isinstance(exc, replay.Withheld)  # opens later
+            code = status.HTTP_403_FORBIDDEN if not_yet else status.HTTP_404_NOT_FOUND
             return refused(str(exc), code)
         response = HttpResponse(text, content_type="application/jsonl; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="caishen-hand-{row.pk}.jsonl"'
@@ -530,6 +536,8 @@ class HandVerifyView(APIView):
             raise Http404("no such hand")
         if row.status != Hand.FINISHED:
             return refused("the seed is revealed only when the hand ends", status.HTTP_403_FORBIDDEN)
+        if disclosure.withheld(row):
+            return refused(disclosure.WITHHELD, status.HTTP_403_FORBIDDEN)
         return Response(replay.verify_hand(row))
 
 

@@ -234,6 +234,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if isinstance(hand.get("id"), int) and isinstance(hand.get("seq"), int):
             self.delivered = max(self.delivered, (hand["id"], hand["seq"]))
 
+    def _public_state(self) -> dict[str, Any]:
+        """The delayed public snapshot (a watcher's), the same for every watcher of the table."""
+        table = services.reads.table_row(self.table_id)
+        if table is None:
+            raise Table.DoesNotExist(f"table {self.table_id} is gone")
+        return spectating.spectator_state(table, delay=self.delay)
+
     def _state(self) -> dict[str, Any]:
         """The snapshot for where this socket stands now (see _read)."""
         where, state = self._read()
@@ -296,7 +303,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         elif kind == "ping":
             await self.ping(content)
         elif kind == "resync":
-            await self.send_snapshot()
+            await (self.send_snapshot() if self.position is not None else self.watcher_sync(resync=True))
         elif kind == "choose":
             await self.choose(content)
         else:
@@ -377,12 +384,59 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "pong", "seq": seq})
             self.catch_up = asyncio.create_task(self._snapshot_unless_delivered(current))
             return
-        where, state = await database_sync_to_async(self._read)()
-        current = ((state or {}).get("hand") or {}).get("seq")
-        if where is None and state is not None and content.get("seq") == current:
-            await self.send_json({"type": "pong", "seq": current})
-        else:  # behind, or the user's place changed (sat down, closed out): the snapshot path
+        await self.watcher_sync(seq=content.get("seq"))
+
+    # -- a watcher's resyncs and pings ----------------------------------------------------
+    # Each renders the delayed public snapshot on the database thread the seated players' steps
+    # share: 20 anonymous sockets resyncing 19 times a second took a seated command's round trip
+    # from 7 ms to 453 ms.  So a watcher socket gets at most one such read per
+    # CAISHEN_WATCHER_SYNC_SECONDS; what it asks for meanwhile is coalesced into one answer when
+    # the interval is up (a resync among them: the snapshot; pings only: a pong, or the snapshot if
+    # the last ping's seq is behind).  No error frame: a client that resyncs on every gap is
+    # simply served a little later.
+    watcher_next_sync: float = 0.0  # monotonic time of the next read allowed
+    watcher_pending: asyncio.Task[None] | None = None
+    watcher_wants: tuple[bool, Any] = (False, None)  # (a resync asked, the latest ping's seq)
+
+    async def watcher_sync(self, resync: bool = False, seq: Any = None) -> None:
+        wanted, _ = self.watcher_wants
+        self.watcher_wants = (wanted or resync, seq)
+        if self.watcher_pending is not None:
+            return  # an answer is already scheduled: it covers this request too
+        wait = self.watcher_next_sync - time.monotonic()
+        if wait <= 0:
+            await self._watcher_answer()
+        else:
+            self.watcher_pending = asyncio.create_task(self._watcher_answer_later(wait))
+
+    async def _watcher_answer_later(self, wait: float) -> None:
+        try:
+            await asyncio.sleep(wait)
+        finally:
+            self.watcher_pending = None  # requests from here on are the next answer's
+        try:
+            if self.present:
+                await self._watcher_answer()
+        except Exception:  # the socket closed meanwhile: nobody to answer
+            log.debug("deferred watcher answer dropped", exc_info=True, extra={"table": self.table_id})
+
+    async def _watcher_answer(self) -> None:
+        resync, seq = self.watcher_wants
+        self.watcher_wants = (False, None)
+        self.watcher_next_sync = time.monotonic() + float(getattr(settings, "CAISHEN_WATCHER_SYNC_SECONDS", 1.0))
+        if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
+            # Its user sat down: its own chair's view and group (never a render shared below).
             await self.send_snapshot()
+            return
+        # Every watcher of the table asking at this moment shares one render (spectating.SharedRenders):
+        # the public view only, whoever asked.
+        render = database_sync_to_async(self._public_state)
+        state = await spectating.WATCHER_RENDERS.get((self.table_id, self.delay), render)
+        current = (state.get("hand") or {}).get("seq")
+        if resync or seq != current:
+            await self.send_json(state)
+        else:
+            await self.send_json({"type": "pong", "seq": current})
 
     # -- group messages ---------------------------------------------------------------
     async def _snapshot_unless_delivered(self, current: tuple[int, int]) -> None:

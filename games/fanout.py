@@ -18,6 +18,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from games import disclosure
 from games.engine.hand import Hand as EngineHand
 from games.models import Hand, Seat, Table
 from games.protocol import hand_info, seat_list, table_info
@@ -71,10 +72,15 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     readers = [None, *held] if watchers > 0 else held
     engine_seats = {p: (row.engine_seat(p) if p is not None else None) for p in readers}
     views = engine.views(engine_seats.values())
+    # The step that ends a hand asks once whether its secrets may go out (a duplicate deal still
+    # played at another table: not yet — games.disclosure); every other step has none to show.
+    disclosed = disclosure.may_disclose(row) if engine.ended else True
     frames: dict[str, str] = {}
     for position, reader in engine_seats.items():
-        hand = hand_info(row, engine, position, view=views[reader])
+        hand = hand_info(row, engine, position, view=views[reader], disclosed=disclosed)
         own_events = [e.for_seat(reader) for e in events]
+        if not disclosed:
+            own_events = [disclosure.redact_event(e, seated=position is not None) for e in own_events]
         group = public_group(table.pk) if position is None else seat_group(table.pk, position)
         frames[group] = (
             f'{{"type":"update","seq":{row.seq},"you":{_json(position)},{shared},'

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from games import disclosure
 from games.engine.hand import Hand as EngineHand
 from games.engine.state import SEATS, Action
 from games.engine.tiles import parse_tile, parse_tiles
@@ -116,14 +117,30 @@ def pre_hand_info(table: Table) -> dict[str, Any] | None:
 
 
 def hand_info(
-    row: Hand, engine: EngineHand, position: int | None, view: dict[str, Any] | None = None
+    row: Hand,
+    engine: EngineHand | None,
+    position: int | None,
+    view: dict[str, Any] | None = None,
+    disclosed: bool | None = None,
 ) -> dict[str, Any]:
     """``view``: the engine's view for this reader when the caller rendered it already
-    (the fan-out renders every reader's at once: ``Hand.views``)."""
+    (the fan-out renders every reader's at once: ``Hand.views``; spectators' is cached).
+    ``disclosed``: the caller's :func:`games.disclosure.may_disclose` verdict for a finished
+    hand, asked here when not given.  A finished hand whose secrets are withheld (a duplicate
+    deal still played elsewhere) loses its seed, and for a watcher its revealed hands."""
     engine_seat = row.engine_seat(position) if position is not None else None
     deadline_ms = None
     if row.deadline_at is not None:
         deadline_ms = max(0, int((row.deadline_at - timezone.now()).total_seconds() * 1000))
+    if view is None:
+        assert engine is not None, "hand_info needs the engine or the view"
+        view = engine.view(engine_seat)
+    finished = row.status == Hand.FINISHED
+    withheld = None
+    ended = finished or "revealed" in view  # (an ended view under a stale row: withheld, safe side)
+    if ended and not (disclosure.may_disclose(row) if disclosed is None else disclosed):
+        view = disclosure.redact_view(view, seated=position is not None)
+        withheld = disclosure.WITHHELD
     return {
         "id": row.pk,
         "number": row.number,
@@ -133,11 +150,12 @@ def hand_info(
         # chair -> seat wind this hand (E is the dealer)
         "winds": {str(p): SEATS[row.engine_seat(p)] for p in range(4)},
         "seed_hash": row.seed_hash,
-        "seed": row.seed if row.status == Hand.FINISHED else None,
+        "seed": row.seed if finished and withheld is None else None,
+        "withheld": withheld,  # why the seed (and for watchers the revealed hands) is not shown
         "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
         "deadline_in_ms": deadline_ms,
-        "view": _with_own_answer(row, engine_seat, view if view is not None else engine.view(engine_seat)),
-        "deltas": row.deltas if row.status == Hand.FINISHED else None,
+        "view": _with_own_answer(row, engine_seat, view),
+        "deltas": row.deltas if finished else None,
     }
 
 

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import disclosure
 from games.engine.hand import Hand as EngineHand
 from games.engine.state import Action, Event, IllegalAction
 from games.engine.tiles import TileNotationError, format_tiles
@@ -49,6 +50,10 @@ class ReplayError(ValueError):
 
 class NotReplayable(ValueError):
     """The hand cannot be exported (still running, or played before actions were logged)."""
+
+
+class Withheld(NotReplayable):
+    """The hand is over but its deal is still being played elsewhere (``games.disclosure``)."""
 
 
 @dataclass
@@ -88,6 +93,8 @@ def export_lines(row: Hand) -> list[str]:
     """The replay of a finished hand, one JSON text a line (no newlines inside)."""
     if row.status != Hand.FINISHED:
         raise NotReplayable("the hand is still being played; its replay opens when it ends")
+    if disclosure.withheld(row):  # the same deal still runs at another table (duplicate rounds)
+        raise Withheld(disclosure.WITHHELD)
     start = getattr(row, "start", None)  # a missing one-to-one raises AttributeError
     actions = list(row.actions.all())
     if start is None or not actions:

@@ -301,6 +301,8 @@ def hand_replay(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such hand")
     try:
         data = replay.viewer_frames(replay.export_text(row))
+    except replay.Withheld:  # a duplicate deal still played at another table: say so, show nothing
+        return render(request, "games/replay_withheld.html", {"hand": row}, status=403)
     except replay.NotReplayable:
         raise Http404("this hand has no replay") from None
     data["header"]["variant_name"] = get_variant(row.table.variant).display_name

@@ -294,6 +294,8 @@ CAISHEN_DISCARD_PAUSE = env_float("CAISHEN_DISCARD_PAUSE", 0.6)  # the claim-win
 CAISHEN_BETWEEN_HANDS_SECONDS = env_float("CAISHEN_BETWEEN_HANDS_SECONDS", 6)
 # Spectators see a public table this many seconds late (no live help for a seated friend).
 CAISHEN_SPECTATOR_DELAY = env_float("CAISHEN_SPECTATOR_DELAY", 3)
+# A watcher socket's resyncs and pings render at most one snapshot per this many seconds (coalesced).
+CAISHEN_WATCHER_SYNC_SECONDS = env_float("CAISHEN_WATCHER_SYNC_SECONDS", 1)
 CAISHEN_READY_SECONDS = env_int("CAISHEN_READY_SECONDS", 30, minimum=1)  # the fourth seat's countdown
 CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-deadline sweeper
 # Abuse limits: socket messages per second per connection (bursts twice that), and failed

@@ -7,8 +7,11 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from games import services
-        from tournaments.services import duplicate_seed
+        from games import disclosure, services
+        from tournaments.services import duplicate_hand_disclosed, duplicate_seed
 
         if duplicate_seed not in services.SEED_PROVIDERS:
             services.SEED_PROVIDERS.append(duplicate_seed)
+        # Same walls at every table: a finished hand's secrets wait for the others (issue 15).
+        if duplicate_hand_disclosed not in disclosure.DISCLOSURE_CHECKS:
+            disclosure.DISCLOSURE_CHECKS.append(duplicate_hand_disclosed)

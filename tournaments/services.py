@@ -1,9 +1,11 @@
 """Tournament operations: the organiser's and the players' actions, rounds, standings.
 
 Every table of a round is an ordinary table created, seated and started through
-``games.services`` (the one write path for tables).  Duplicate mode plugs into it by one
-hook: :func:`duplicate_seed` (registered in ``tournaments.apps``) derives each hand's wall
-seed from the round's committed seed, so table 1 and table 2 deal the same walls.
+``games.services`` (the one write path for tables).  Duplicate mode plugs into it by two
+hooks (registered in ``tournaments.apps``): :func:`duplicate_seed` derives each hand's wall
+seed from the round's committed seed, so table 1 and table 2 deal the same walls, and
+:func:`duplicate_hand_disclosed` (``games.disclosure``) keeps a finished hand's seed, hands and
+replay back while another table of the round still has that deal to play.
 
 Standings are computed from the finished hands, in points (the rule set's base units,
 before any stake): total points, then the tie-breaks in :data:`TIE_BREAKS`.
@@ -219,6 +221,21 @@ def duplicate_seed(table: Table, number: int) -> str | None:
     if link is None or not link.round.tournament.duplicate:
         return None
     return derive_seed(link.round.seed, number)
+
+
+def duplicate_hand_disclosed(hand: Hand) -> bool | None:
+    """The ``games.disclosure.DISCLOSURE_CHECKS`` hook: hand *k* of a duplicate round keeps its
+    secrets (seed, revealed hands, replay) until every table of the round has finished its own
+    hand *k* — they are all dealt from the same seed.  A table whose match is over or aborted
+    will not play it any more.  Hands are played in order and ``hands_played`` counts the
+    finished ones (``_Step.finish``), so one query answers for the whole round.  Not a duplicate
+    round (or no round at all): True, no objection."""
+    pending = Table.objects.filter(
+        tournament_table__round__tables__table_id=hand.table_id,
+        tournament_table__round__tournament__duplicate=True,
+        hands_played__lt=hand.number,
+    ).exclude(status__in=(Table.FINISHED, Table.ABORTED))
+    return not pending.exists()
 
 
 def _seating_order(t: Tournament, players: list[User], seed: str, number: int) -> list[User]:

@@ -13,6 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from games import disclosure
+from games.models import Hand, Table
 from tournaments import services
 from tournaments.forms import TournamentForm
 from tournaments.models import Registration, Tournament
@@ -63,12 +65,13 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     reg = t.registrations.filter(user=user).first() if user.is_authenticated else None
     rounds = []
     for rnd in t.round_set.prefetch_related("tables__seats__user", "tables__table", "seats__user"):
+        over = services.round_over(rnd)
         rounds.append(
             {
                 "round": rnd,
-                "over": services.round_over(rnd),
+                "over": over,
                 "tables": [
-                    {"link": link, "hands": link.table.hands.filter(status="finished").order_by("number")}
+                    {"link": link, "hands": _replay_links(link.table, withholding=t.duplicate and not over)}
                     for link in rnd.tables.all()
                 ],
                 "byes": [s.user for s in rnd.seats.all() if s.round_table_id is None and s.user],
@@ -87,6 +90,14 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "tie_breaks": services.TIE_BREAKS,
     }
     return render(request, "tournaments/detail.html", context)
+
+
+def _replay_links(table: Table, withholding: bool) -> list[dict[str, Any]]:
+    """The table's finished hands for the page, each with whether its replay may be linked: in a
+    duplicate round still being played, a hand opens only once every table has finished it
+    (``games.disclosure``; over rounds and other events have nothing to hold back)."""
+    hands = table.hands.filter(status=Hand.FINISHED).order_by("number")
+    return [{"hand": h, "open": not withholding or disclosure.may_disclose(h)} for h in hands]
 
 
 def _with_round_columns(t: Tournament) -> list[Any]:

@@ -205,7 +205,7 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
         "p",
         { class: "he-seed" },
         `${t("seed")}: `,
-        h("code", {}, view.seed || hand.seed || ""),
+        view.seed || hand.seed ? h("code", {}, view.seed || hand.seed) : h("em", {}, hand.withheld ? t("seed_withheld") : ""),
         h("br"),
         `${t("commit")}: `,
         h("code", {}, hand.seed_hash || ""),

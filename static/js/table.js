@@ -293,7 +293,8 @@ function renderInfo() {
         `${t("commit")} `,
         h("code", { id: "mj-seed-hash", title: "SHA-256" }, hand.seed_hash || ""),
         ` · ${t("seed")} `,
-        hand.seed ? h("code", { id: "mj-seed" }, hand.seed) : h("em", {}, t("seed_hidden")),
+        // A duplicate round's hand still played at another table: hand.withheld says why.
+        hand.seed ? h("code", { id: "mj-seed" }, hand.seed) : h("em", {}, t(hand.withheld ? "seed_withheld" : "seed_hidden")),
       ),
     );
   }

@@ -67,8 +67,8 @@ class Client:
             self.comm.scope["session"] = session
         self.frames: list[tuple[float, dict[str, Any]]] = []
 
-    async def open(self) -> tuple[bool, Any]:
-        return await self.comm.connect()
+    async def open(self, timeout: float = 1) -> tuple[bool, Any]:
+        return await self.comm.connect(timeout=timeout)
 
     async def first(self) -> dict[str, Any]:
         frame = await self.comm.receive_json_from(timeout=5)
@@ -215,3 +215,235 @@ def test_state_for_reader_gives_seated_players_their_view_and_others_the_delayed
     watched = spectating.state_for_reader(table, outsider)
     assert watched["you"] is None and watched["table"]["spectator_delay"] == DELAY
     assert watched["hand"] is None  # the hand began less than the delay ago
+
+
+# ------------------------------------------------------------- resync floods (issue 15)
+def reference_view(hand: Hand, seq: int) -> dict[str, Any]:
+    """The public view at ``seq`` rebuilt the slow way: the deal and every step up to it."""
+    from games.engine.hand import Hand as EngineHand
+    from games.engine.state import Action
+    from games.models import HandAction, HandStart
+
+    engine = EngineHand.from_json(HandStart.objects.get(hand=hand).snapshot)
+    engine.open_empty_windows = True
+    for logged in HandAction.objects.filter(hand=hand, seq__lte=seq).order_by("seq", "index"):
+        engine.apply_trusted(Action.from_json(logged.action))
+    return engine.view(None)
+
+
+def test_a_watchers_view_is_rendered_once_per_step_and_a_snapshot_replays_nothing(
+    players: list[Any], monkeypatch: Any, django_assert_max_num_queries: Any
+) -> None:
+    table, hand = playing_table(players)
+    dealt_at = timezone.now()
+    services.submit(hand.pk, players[0], {"do": "discard", "tile": "6s"}, hand.seq)
+    hand.refresh_from_db()
+    spectating.PUBLIC_VIEWS.clear()
+    misses_before = spectating.PUBLIC_VIEWS.misses
+    replays: list[int] = []
+    real = spectating._replayed
+    monkeypatch.setattr(spectating, "_replayed", lambda row, seq: replays.append(seq) or real(row, seq))
+
+    # A watcher's snapshot as the table stood before the discard, and long after it.
+    before = dealt_at + timedelta(seconds=DELAY)
+    after = timezone.now() + timedelta(seconds=DELAY * 2)
+    first = spectating.spectator_state(table, now=before)
+    assert first["hand"]["seq"] == 1 and first["hand"]["view"] == reference_view(hand, 1)
+    latest = spectating.spectator_state(table, now=after)
+    assert latest["hand"]["seq"] == hand.seq and latest["hand"]["view"] == reference_view(hand, hand.seq)
+    misses = spectating.PUBLIC_VIEWS.misses
+    # Every further snapshot of either moment is the cached view: nothing decoded or replayed,
+    # and a handful of small queries (the seq at the cutoff is one of them).
+    for _ in range(30):
+        with django_assert_max_num_queries(5):
+            again = spectating.spectator_state(table, now=after)
+        assert again["hand"] == latest["hand"]
+        assert spectating.spectator_state(table, now=before)["hand"] == first["hand"]
+    assert spectating.PUBLIC_VIEWS.misses == misses == misses_before + 2
+    assert len(replays) == 1  # the moment before the discard: the deal, from HandStart
+    # A new step is a new key: the next snapshot shows it (no stale view), the old one stays right.
+    hand.refresh_from_db()
+    moved = next(
+        a for a in spectating.spectator_state(table, delay=0)["hand"]["view"]["players"] if a["discards"]
+    )  # the present, undelayed: the discard is there
+    assert moved["discards"].startswith("6s")
+    assert spectating.spectator_state(table, now=before)["hand"]["view"] == reference_view(hand, 1)
+
+
+def test_the_cache_is_bounded() -> None:
+    views = spectating.PublicViews(size=3)
+    at = timezone.now()
+    for seq in range(10):
+        views.put((1, at, seq), {"seq": seq})
+    assert views.get((1, at, 0)) is None and views.get((1, at, 9)) == {"seq": 9}
+    assert len(views._entries) == 3
+
+
+def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: Any, settings: Any) -> None:
+    """20 anonymous sockets resync 19 times a second while a seated player plays: every command
+    is answered, and the watchers' snapshots stay at about one per socket per second (counted,
+    not timed: the machine is shared)."""
+    settings.CAISHEN_SPECTATOR_DELAY = 0.2
+    settings.CAISHEN_BETWEEN_HANDS_SECONDS = 0.2
+    settings.CAISHEN_WATCHER_SYNC_SECONDS = 1.0
+    User = get_user_model()
+    alice = User.objects.create_user("alice", password="pw-123456")
+    table = services.create_table(alice, "zhejiang_caishen", {}, hands_total=16, turn_seconds=300)
+    services.sit(table.pk, alice, 0)
+    services.add_bots(table.pk, alice)
+    services.set_ready(table.pk, alice)
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING
+
+    renders = [0]
+    real = spectating.spectator_state
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        renders[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(spectating, "spectator_state", counted)
+    flood_began: list[Any] = []
+    watchers_n, rate, flood_seconds = 20, 19, 3.0
+
+    async def scenario() -> tuple[list[float], list[int], float]:
+        seated = Client(table, alice)
+        assert (await seated.open())[0]
+        watchers = [Client(table, None) for _ in range(watchers_n)]
+        for w in watchers:
+            # (each join re-sends every socket a snapshot, the watcher count: the 20th waits)
+            assert (await w.open(timeout=10))[0]
+        # Settle: the connects' snapshots, their delayed second ones and the snapshots every
+        # join's table change (the watcher count) sends every socket.
+        while any(await asyncio.gather(*(c.drain(0.3) for c in (seated, *watchers)))):
+            pass
+        renders[0] = 0
+        flood_began.append(timezone.now())
+        snapshots = [0] * watchers_n
+        stop = time.monotonic() + flood_seconds
+
+        async def flood(i: int) -> None:
+            while time.monotonic() < stop:
+                await watchers[i].comm.send_json_to({"type": "resync"})
+                await asyncio.sleep(1 / rate)
+
+        async def read(i: int) -> None:
+            while time.monotonic() < stop + 1.5:
+                if await watchers[i].comm.receive_nothing(timeout=0.1):
+                    continue
+                if (await watchers[i].comm.receive_json_from())["type"] == "snapshot":
+                    snapshots[i] += 1
+
+        async def play() -> list[float]:
+            """The seated player: answers every frame that asks something of it, after a short
+            think; the round trip runs from the command to the step's update."""
+            trips: list[float] = []
+            await seated.comm.send_json_to({"type": "resync"})
+            frame = await seated.comm.receive_json_from(timeout=5)
+            while time.monotonic() < stop:
+                hand = frame.get("hand") or {}
+                legal = (hand.get("view") or {}).get("legal_actions") or []
+                if frame["type"] not in ("snapshot", "update") or hand.get("status") != "playing" or not legal:
+                    frame = await seated.comm.receive_json_from(timeout=5)
+                    continue
+                await asyncio.sleep(0.05)
+                action = next((a for a in legal if a["do"] == "discard"), legal[0])
+                action = {k: v for k, v in action.items() if k != "seat"}
+                sent = time.monotonic()
+                await seated.comm.send_json_to(
+                    {"type": "act", "hand": hand["id"], "seq": hand["seq"], "action": action}
+                )
+                while True:  # answered by the step's update
+                    frame = await seated.comm.receive_json_from(timeout=5)
+                    assert frame["type"] not in ("refused", "error"), frame
+                    if frame["type"] == "update" and (frame["hand"]["id"], frame["seq"]) > (hand["id"], hand["seq"]):
+                        trips.append(time.monotonic() - sent)
+                        break
+            return trips
+
+        began = time.monotonic()
+        results = await asyncio.gather(
+            play(), *(flood(i) for i in range(watchers_n)), *(read(i) for i in range(watchers_n))
+        )
+        elapsed = time.monotonic() - began
+        renders.append(renders[0])  # before the closes: each leave re-sends the others a snapshot
+        for c in (seated, *watchers):
+            await c.comm.disconnect()
+        return results[0], snapshots, elapsed
+
+    trips, snapshots, elapsed = async_to_sync(scenario)()
+    # Each hand begun re-sends every socket a snapshot (a table change: not a resync's doing).
+    begun = Hand.objects.filter(table=table, started_at__gte=flood_began[0]).count()
+    allowed = int(flood_seconds) + 2 + begun  # one resync answered a second, the first at once
+    sent = int(flood_seconds * rate)
+    print(
+        f"\n{watchers_n} watchers x ~{sent} resyncs: {renders[1]} snapshot renders ({begun} hands begun), "
+        f"per socket {snapshots}; seated commands {len(trips)}, round trip median "
+        f"{sorted(trips)[len(trips) // 2] * 1000:.0f} ms, max {max(trips) * 1000:.0f} ms, in {elapsed:.1f} s"
+    )
+    assert len(trips) >= 5, "the seated player's commands were held up"
+    assert all(0 < n <= allowed for n in snapshots), snapshots  # every socket answered, coalesced
+    assert renders[1] <= watchers_n * allowed, renders[1]
+
+
+def test_a_watchers_resyncs_and_pings_are_coalesced_not_dropped(players: list[Any], settings: Any) -> None:
+    """Ten resyncs at once: one snapshot now, one more when the interval is up, none after; five
+    pings likewise two pongs (their seq is current) — answered late, never lost."""
+    settings.CAISHEN_WATCHER_SYNC_SECONDS = 0.5
+    table, _ = playing_table(players)
+
+    async def scenario() -> None:
+        watcher = Client(table, None)
+        assert (await watcher.open())[0]
+        await watcher.first()
+        await watcher.drain(DELAY + 0.2)  # the delayed second snapshot of the connect
+        asked = time.monotonic()
+        for _ in range(10):
+            await watcher.comm.send_json_to({"type": "resync"})
+        got = await watcher.drain(1.0)
+        assert [f["type"] for f in got] == ["snapshot", "snapshot"], got
+        late = [at for at, f in watcher.frames[-2:]]
+        assert late[1] - asked >= 0.5 * 0.9  # the coalesced one waited for the interval
+        seq = got[-1]["hand"]["seq"]
+        for _ in range(5):
+            await watcher.comm.send_json_to({"type": "ping", "seq": seq})
+        answers = await watcher.drain(1.0)  # the first at once, the other four in one answer
+        assert answers == [{"type": "pong", "seq": seq}] * 2, answers
+        await watcher.comm.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_watchers_asking_at_once_share_one_render_and_never_get_an_older_state() -> None:
+    renders = spectating.SharedRenders()
+    started: list[int] = []
+
+    async def scenario() -> None:
+        gate = asyncio.Event()
+
+        async def render() -> dict[str, int]:
+            started.append(len(started) + 1)
+            n = len(started)
+            await gate.wait()
+            return {"render": n}
+
+        # Ten requests at once: one render, shared.
+        first = [asyncio.ensure_future(renders.get("t", render)) for _ in range(10)]
+        await asyncio.sleep(0.01)
+        assert started == [1]
+        # Asked while that render runs: it began before them, so they get the next one.
+        later = [asyncio.ensure_future(renders.get("t", render)) for _ in range(5)]
+        await asyncio.sleep(0.01)
+        gate.set()
+        assert [r["render"] for r in await asyncio.gather(*first)] == [1] * 10
+        assert [r["render"] for r in await asyncio.gather(*later)] == [2] * 5
+        assert started == [1, 2] and renders.renders == 2
+
+        async def broken() -> dict[str, int]:
+            raise RuntimeError("database down")
+
+        with pytest.raises(RuntimeError):
+            await renders.get("t", broken)
+        assert (await renders.get("t", render))["render"] == 3  # a failure is not kept
+
+    async_to_sync(scenario)()
