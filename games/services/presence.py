@@ -25,6 +25,9 @@ def set_connected(table_id: int, user: User, connected: bool, position: int | No
     the user stood up from was reset then (lobby.stand), and its next occupant's count is theirs.
     """
     with transaction.atomic():
+        # The table first, then the seat: the order every step takes (hand and table, then the
+        # seats).  Locking the seat first deadlocked against a timer's step on PostgreSQL.
+        Table.objects.select_for_update().filter(pk=table_id).first()
         found = Seat.objects.select_for_update().filter(table_id=table_id, user=user)
         if position is not None:
             found = found.filter(position=position)
