@@ -50,6 +50,24 @@ class LedgerPagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 500
 
+    def get_page_size(self, request: Request) -> int | None:
+        # DRF ignores a malformed page_size and answers the default page, which hides the client's
+        # mistake (schemathesis sent page_size=null and got 50 rows): it is a 400 here.  Larger
+        # than max_page_size is still capped, as the parameter's description says.
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is not None and not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+            raise ValidationError(
+                {"detail": f"page_size must be a whole number from 1 (at most {self.max_page_size} are sent)"}
+            )
+        return super().get_page_size(request)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] in (self.page_size_query_param, self.page_query_param):
+                parameter["schema"] = {**parameter["schema"], "minimum": 1}
+        return parameters
+
 
 @extend_schema_view(
     get=extend_schema(summary="The signed-in account", tags=["account"]),
@@ -70,6 +88,11 @@ class AccountView(generics.RetrieveUpdateAPIView):
         return Profile.objects.select_related("user__wallet").get(user=self.request.user)
 
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # A PATCH that names no changeable field changed nothing and answered 200 as if it had: an
+        # empty form, `[]` sent as multipart, a misspelt key (schemathesis sent such bodies).
+        changeable = {"display_name", "language"}
+        if not hasattr(request.data, "keys") or not changeable & set(request.data.keys()):
+            raise ValidationError({"detail": _("Nothing to change: send display_name and/or language.")})
         response = super().partial_update(request, *args, **kwargs)
         if "language" in request.data:
             remember_language(response, response.data["language"])

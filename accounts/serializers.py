@@ -8,9 +8,10 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from accounts.models import LedgerEntry, Profile
+from mahjong_platform.serializers import StrictJSONTypes
 
 
-class AccountSerializer(serializers.ModelSerializer):
+class AccountSerializer(StrictJSONTypes, serializers.ModelSerializer):
     username = serializers.CharField(source="user.get_username", read_only=True)
     balance = serializers.SerializerMethodField()
     held = serializers.SerializerMethodField(
@@ -43,7 +44,7 @@ class LedgerEntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class AdjustSerializer(serializers.Serializer):
+class AdjustSerializer(StrictJSONTypes, serializers.Serializer):
     amount = serializers.IntegerField(
         help_text=_("Units: positive credits the wallet (staff_credit), negative debits it (staff_debit)."),
         min_value=-(10**12),

@@ -23,6 +23,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import permissions, serializers, status
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,6 +35,7 @@ from games.models import Hand, Table
 from games.spectating import state_for_reader
 from games.views import LISTED_STATUSES, can_open, remember_room_code, with_seat_counts
 from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
+from mahjong_platform.serializers import StrictJSONTypes
 
 # ------------------------------------------------------------------------ serializers
 
@@ -114,7 +116,7 @@ class TableSerializer(serializers.ModelSerializer):
         return reverse("games:table", args=[table.pk])
 
 
-class TableCreateSerializer(serializers.Serializer):
+class TableCreateSerializer(StrictJSONTypes, serializers.Serializer):
     # Ranges: the ones services.create_table enforces, with its messages, are in the help texts;
     # min_value/max_value are the columns' (mahjong_platform/limits.py), so no number reaches the
     # database unchecked whatever the service does, and the schema states the bounds.
@@ -137,17 +139,17 @@ class TableCreateSerializer(serializers.Serializer):
     is_private = serializers.BooleanField(default=False, help_text="Unlisted; players join with the room code.")
 
 
-class SitSerializer(serializers.Serializer):
+class SitSerializer(StrictJSONTypes, serializers.Serializer):
     position = serializers.IntegerField(
         required=False, allow_null=True, min_value=0, max_value=3, help_text="A chair 0..3; any free one if omitted."
     )
 
 
-class ReadySerializer(serializers.Serializer):
+class ReadySerializer(StrictJSONTypes, serializers.Serializer):
     ready = serializers.BooleanField(default=True, help_text="true confirms the stake; false takes it back.")
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(StrictJSONTypes, serializers.Serializer):
     room_code = serializers.CharField(max_length=16)
 
 
@@ -253,7 +255,7 @@ class RuleSetDetailView(APIView):
             OpenApiParameter("variant", str, description="A rule set key."),
             OpenApiParameter("status", str, enum=[s for s, _ in Table.STATUSES]),
         ],
-        responses=TableSerializer(many=True),
+        responses={200: TableSerializer(many=True), 400: DETAIL},
         tags=["tables"],
     ),
     post=extend_schema(
@@ -276,13 +278,18 @@ class TableListView(APIView):
         if request.user.is_authenticated:
             visible |= Q(owner=request.user) | Q(pk__in=Table.objects.filter(seats__user=request.user).values("pk"))
         tables = Table.objects.filter(visible).select_related("owner")
-        wanted = request.query_params.get("status")
+        wanted = request.query_params.get("status")  # get() refused any but the table statuses
         tables = tables.filter(status=wanted) if wanted else tables.filter(status__in=LISTED_STATUSES)
         if variant := request.query_params.get("variant"):
             tables = tables.filter(variant=variant)
         return with_seat_counts(tables)
 
     def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status")
+        if wanted is not None and wanted not in dict(Table.STATUSES):
+            # Was an empty list: a typo'd filter looked like "no tables" (schemathesis found it).
+            known = ", ".join(s for s, _ in Table.STATUSES)
+            return refused(f"unknown status {wanted!r}; one of {known}")
         return Response(TableSerializer(self.get_queryset()[:200], many=True).data)
 
     def post(self, request: Request) -> Response:
@@ -541,23 +548,42 @@ class HandVerifyView(APIView):
         return Response(replay.verify_hand(row))
 
 
+class RawBodyParser(BaseParser):
+    """The body as bytes, whatever its media type: a replay is JSON lines, not one JSON document
+    or a form.  Reads one byte past ``max_bytes`` at most, so that the view can say "too large"."""
+
+    media_type = "*/*"
+    max_bytes = 2_000_000
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> bytes:
+        return bytes(stream.read(self.max_bytes + 1)) if stream is not None else b""
+
+
 @extend_schema(
     summary="Check a replay (JSON lines) by replaying it through the engine",
     description="Send the replay as the request body (`application/jsonl` or text). Answers the rule set, "
     "the number of actions and the result; a corrupted replay answers 400 with the `line` (1-based) and "
     "the `reason`. Nothing is stored.",
-    request={"application/jsonl": OpenApiTypes.STR},
+    request={"application/jsonl": OpenApiTypes.STR, "text/plain": OpenApiTypes.STR},
     responses={200: OpenApiResponse(OpenApiTypes.OBJECT), 400: DETAIL},
     tags=["hands"],
 )
 class ReplayCheckView(APIView):
     permission_classes = [permissions.AllowAny]
-    max_bytes = 2_000_000
+    # Through a parser, not request._request.body: a signed-in POST's CSRF check reads request.POST,
+    # which made DRF parse the body with the default (JSON, form) parsers first — the documented
+    # application/jsonl answered 415 to every signed-in user (found by schemathesis).
+    # Forms keep their own parsers: Django's CSRF check reads a form's fields (request.POST), and
+    # must get a form, not bytes.
+    parser_classes = [FormParser, MultiPartParser, RawBodyParser]
+    max_bytes = RawBodyParser.max_bytes
 
     def post(self, request: Request) -> Response:
         from games import replay
 
-        body = request._request.body  # raw: the replay is not a form or a JSON document
+        if request.content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+            return refused("send the replay as the request body (application/jsonl or text/plain), not as a form")
+        body = request.data if isinstance(request.data, bytes) else b""  # no body at all: DRF's empty data
         if len(body) > self.max_bytes:
             return refused("the replay is too large")
         try:

@@ -175,7 +175,12 @@ def _start(header: dict[str, Any]) -> EngineHand:
         if seed_commitment(str(seed)) != seed_hash:
             raise ReplayError(1, "the seed does not match its hash")
         rules = get_variant(str(header["variant"]))
-        dealt = rules.new_hand(header["options"], header["context"], seed=str(seed))
+        try:
+            dealt = rules.new_hand(header["options"], header["context"], seed=str(seed))
+        except (KeyError, TypeError, ValueError) as exc:  # OptionsError is a ValueError
+            # The options were compared with the snapshot's by value, where 0 == false: an option
+            # the rule set refuses got this far and escaped as a 500 (found by fuzzing replays).
+            raise ReplayError(1, f"the header's options or context are not valid ({exc})") from None
         if _plain(dealt.to_json()) != _plain(initial):
             raise ReplayError(1, "the seed does not deal the hands and wall of the initial snapshot")
     for key, value in _dealt(engine).items():

@@ -253,6 +253,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The 403/404/400 that every operation can answer (session, CSRF, ids, unreadable bodies).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "mahjong_platform.openapi.document_refusals",
+    ],
 }
 
 # --- Caishen ------------------------------------------------------------------------------------

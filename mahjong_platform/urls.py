@@ -23,3 +23,6 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]
+
+# JSON for unmatched API paths (their schema documents JSON refusals), Django's page elsewhere.
+handler404 = "mahjong_platform.views.not_found"

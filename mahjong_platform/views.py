@@ -7,8 +7,9 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -110,3 +111,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
     if details:
         body["details"] = details
     return JsonResponse(body, status=200 if body["status"] == "ok" else 503)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: an API path that matches no route (``/api/tables/abc/``) answers JSON like every
+    other API refusal, as the OpenAPI schema says (mahjong_platform/openapi.py); the site's pages
+    keep Django's page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "not found: no such API path or object"}, status=404)
+    return defaults.page_not_found(request, exception)

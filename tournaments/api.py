@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
+from mahjong_platform.serializers import StrictJSONTypes
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.views import may_see_standings
@@ -45,7 +46,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         return t.registrations.filter(status="waiting").count()
 
 
-class CreateSerializer(serializers.Serializer):
+class CreateSerializer(StrictJSONTypes, serializers.Serializer):
     name = serializers.CharField(max_length=100)
     variant = serializers.CharField(max_length=32)  # the column's
     options = serializers.DictField(required=False, default=dict)
@@ -69,7 +70,7 @@ class CreateSerializer(serializers.Serializer):
     max_players = serializers.IntegerField(min_value=4, max_value=1000, default=16)
 
 
-class ManageSerializer(serializers.Serializer):
+class ManageSerializer(StrictJSONTypes, serializers.Serializer):
     do = serializers.ChoiceField(choices=["open", "close", "start_round", "publish", "unpublish", "substitute"])
     absent = serializers.CharField(
         required=False, max_length=150, help_text="substitute: the username who did not show"

@@ -98,6 +98,8 @@ def tile_str(t: Tile) -> str:
 
 def parse_tiles(text: str) -> list[Tile]:
     """Parse notation into tile codes, keeping the written order."""
+    if not isinstance(text, str):  # snapshots and commands come from JSON: a list or a number is no tile
+        raise TileNotationError(f"tile notation is text, not {type(text).__name__}: {text!r:.40}")
     out: list[Tile] = []
     digits: list[int] = []
     for ch in text:

@@ -108,3 +108,13 @@ def test_every_valid_spelling_still_parses(tiles: list[int], gap: str) -> None:
     one_by_one = gap.join(tile_str(t) for t in tiles)
     assert parse_tiles(one_by_one) == tiles
     assert parse_tiles(format_tiles(tiles).replace(" ", gap)) == tiles
+
+
+@pytest.mark.parametrize("value", [["1m"], 5, None, {"tile": "1m"}, b"1m"])
+def test_notation_that_is_not_text_is_a_notation_error(value: object) -> None:
+    # Replays and socket commands are JSON: a list where a tile string belongs was an
+    # AttributeError (a 500 from the replay check), not a TileNotationError (found by fuzzing).
+    with pytest.raises(TileNotationError, match="tile notation is text"):
+        parse_tiles(value)  # type: ignore[arg-type]
+    with pytest.raises(TileNotationError, match="tile notation is text"):
+        parse_tile(value)  # type: ignore[arg-type]
