@@ -17,17 +17,17 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.daphne_process import free_port, running_daphne, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "var" / "test-artifacts"
@@ -59,26 +59,6 @@ def require_browser() -> None:
         pytest.skip("playwright is not installed (pip install -e '.[dev]')")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as res:
-                if res.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"daphne did not answer {url} within {timeout} s:\n{log.read_text()[-3000:]}")
-
-
 @contextmanager
 def serve(tmp: Path) -> Iterator[str]:
     """Migrate a fresh SQLite database in ``tmp``, collect the static files, run daphne; yields its URL."""
@@ -101,29 +81,15 @@ def serve(tmp: Path) -> Iterator[str]:
     for args in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"]):
         subprocess.run(manage + args, cwd=ROOT, env=env, check=True, timeout=120)
     log = tmp / "daphne.log"
-    daphne = Path(sys.executable).with_name("daphne")
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "mahjong_platform.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
     base = f"http://127.0.0.1:{port}"
     SERVER_LOG[:] = [log]
-    try:
-        wait_http(f"{base}/healthz", proc, log)
-        yield base
-    finally:
-        proc.terminate()
+    with running_daphne(env, port, log) as proc:
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-        if proc.returncode not in (0, -15, None):
-            print(log.read_text()[-3000:])
+            wait_http(f"{base}/healthz", proc, log)
+            yield base
+        finally:
+            if proc.poll() not in (0, -15, None):
+                print(log.read_text()[-3000:])
 
 
 def launch(pw: Any) -> Any:

@@ -50,7 +50,7 @@ from twisted.internet.interfaces import IPushProducer
 from zope.interface import implementer
 
 from mahjong_platform import socket_limits
-from tests.e2e.browser import free_port, wait_http
+from tests.daphne_process import free_port, running_daphne, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 BOUND = 256 * 1024  # bytes: the test server's CAISHEN_SOCKET_SEND_BUFFER
@@ -118,31 +118,9 @@ def daphne(tmp: Path, env: dict[str, str]) -> Iterator[tuple[subprocess.Popen[by
     table = int(json.loads(done.stdout.split("RESULT ", 1)[1]))
     port = free_port()
     log = tmp / "daphne.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                Path(sys.executable).with_name("daphne"),
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "mahjong_platform.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
+    with running_daphne(env, port, log) as proc:
         wait_http(f"http://127.0.0.1:{port}/healthz", proc, log)
         yield proc, port, table, log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 def rss_mb(pid: int) -> float:

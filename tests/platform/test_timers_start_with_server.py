@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.daphne_process import free_port, running_daphne
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SETUP = """
@@ -31,12 +33,6 @@ services.add_bots(table.pk, owner)  # four ready bots: the match starts; the fir
 hand = Hand.objects.get(table=table)
 print("RESULT", hand.pk, hand.seq)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def listening(port: int) -> bool:
@@ -78,22 +74,7 @@ def test_a_bots_table_moves_on_after_a_restart_without_any_request(tmp_path: Pat
 
     port = free_port()
     log = tmp_path / "daphne.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                str(Path(python).with_name("daphne")),
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "mahjong_platform.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
+    with running_daphne(env, port, log) as proc:
         deadline = time.monotonic() + 60
         while not listening(port):
             assert proc.poll() is None, log.read_text()[-3000:]
@@ -109,10 +90,3 @@ def test_a_bots_table_moves_on_after_a_restart_without_any_request(tmp_path: Pat
                 break
             time.sleep(0.3)
         assert moved is not None, f"the hand stayed at seq {seq} with no request made:\n{log.read_text()[-3000:]}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)

@@ -1,0 +1,63 @@
+"""A real daphne process for tests: a free port, its start, and its stop (killed if it hangs).
+
+Shared by the browser tests (tests/e2e/browser.py) and the platform tests that need a real
+server (the socket send bound, timers after a restart).
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as res:
+                if res.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne did not answer {url} within {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+@contextmanager
+def running_daphne(env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """daphne serving the project on 127.0.0.1:``port`` with ``env``, its output in ``log``.
+    Nothing waits for it to answer (a test may need it to see no request): callers do.  It is
+    terminated on the way out, and killed if it does not stop within 10 s."""
+    daphne = Path(sys.executable).with_name("daphne")
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "mahjong_platform.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
