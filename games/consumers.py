@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from games import services, spectating
-from games.fanout import public_group, seat_group, table_changed
+from games.fanout import public_group, seat_group, seat_holder, table_changed
 from games.models import Seat, Table
 from games.timers import IN_PROCESS, backend_name
 from mahjong_platform.jsonlimits import JSONLimitError, loads_bounded
@@ -501,7 +501,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     def _holds_a_chair(self) -> bool:
         if self.user_id is None:
             return False
-        return Seat.objects.filter(table_id=self.table_id, user_id=self.user_id, left=False, is_bot=False).exists()
+        mine = Seat.objects.filter(table_id=self.table_id, user_id=self.user_id)
+        return any(seat_holder(s) == self.user_id for s in mine)  # the one rule: fanout.seat_holder
 
 
 def idle_seconds() -> float:
