@@ -256,8 +256,6 @@ class _Step:
     def save(self) -> None:
         row = self.row
         row.seq += 1
-        if self.engine.phase != CLAIM:
-            row.window_answers = {}  # (applied when the window closed: apply_recorded)
         row.snapshot = self.engine.to_json()
         if row.status == Hand.PLAYING and not self.pending():
             row.deadline_at = None
@@ -366,24 +364,21 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
             raise Refused(f"malformed command: {exc}") from None
         step = _Step(row, engine, seats)
         window = engine.window
-        if step.protected_window() and window is not None and engine_seat in window.waiting_on():
-            try:
-                closes = step.record_answer(action)
-            except IllegalAction as exc:
-                raise Refused(str(exc)) from None
-            _forget_timeouts(seat)
-            if not closes:
-                _keep_answer(step, seat)
-                return row.seq
-            step.apply_recorded(pass_the_rest=True)
-            step.advance()
-            step.save()
-            return row.seq
+        # An answer to a protected claim window is kept, not applied (claim protection).
+        kept = step.protected_window() and window is not None and engine_seat in window.waiting_on()
         try:
-            step.apply(action)
+            if kept:
+                closes = step.record_answer(action)
+            else:
+                step.apply(action)
         except IllegalAction as exc:
             raise Refused(str(exc)) from None
         _forget_timeouts(seat)
+        if kept:
+            if not closes:
+                _keep_answer(step, seat)
+                return row.seq
+            step.apply_recorded(pass_the_rest=True)  # a claim takes the tile now
         step.advance()
         step.save()
         log.info(
