@@ -26,8 +26,23 @@ class ProfileAdmin(admin.ModelAdmin):
     raw_id_fields = ["user"]
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Money is moved only by the services (the ledger's one write path): the admin shows."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Wallet)
-class WalletAdmin(admin.ModelAdmin):
+class WalletAdmin(ReadOnlyAdmin):
+    # Wallets open with their user (accounts.signals), the system wallet on first use; and
+    # saving the form would write back the balance it loaded, racing settlement: view only.
     list_display = ["__str__", "kind", "balance", "updated_at"]
     list_filter = ["kind"]
     search_fields = ["user__username"]
@@ -40,49 +55,20 @@ class WalletAdmin(admin.ModelAdmin):
         url = reverse("accounts:staff_adjust", kwargs={"user_id": wallet.user_id})
         return format_html('<a href="{}">{}</a>', url, _("Credit or debit this wallet"))
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        # Wallets open with their user (accounts.signals); the system wallet opens on first use.
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # View only: saving the form would write back the balance it loaded, racing settlement.
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = ["id", "created_at", "wallet", "amount", "balance_after", "reason", "reference", "created_by"]
     list_filter = ["reason"]
     search_fields = ["reference", "note", "wallet__user__username"]
     list_select_related = ["wallet__user", "created_by"]
     date_hierarchy = "created_at"
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Hold)
-class HoldAdmin(admin.ModelAdmin):
+class HoldAdmin(ReadOnlyAdmin):
     """Read-only: holds are taken and released by the matches (games.services.holds)."""
 
     list_display = ["id", "created_at", "wallet", "amount", "initial", "reference", "released_at"]
     search_fields = ["reference", "wallet__user__username"]
     list_select_related = ["wallet__user"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
