@@ -488,15 +488,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send(text_data=text)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        if self.position is None and self.delay > 0:
-            # A watcher sees the table late — unless the change is that its user sat down:
-            # then it reads the chair now (nothing delayed is lost: its own view is live).
-            if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
-                await self.send_snapshot()
-                return
-            self._later(self.send_snapshot)
+        if self.position is not None:
+            await self.send_snapshot()
             return
-        await self.send_snapshot()
+        # A watcher: if the change is that its user sat down, it reads the chair now (its own
+        # view is live).  Else it re-reads the public view like a resync — late by the spectator
+        # delay, shared with the other watchers asking at that moment, at most once a second
+        # (every watcher's own render made N watchers joining cost N² renders).
+        if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
+            await self.send_snapshot()
+        elif self.delay > 0:
+            self._later(self.watcher_sync, True)
+        else:
+            await self.watcher_sync(resync=True)
 
     def _holds_a_chair(self) -> bool:
         if self.user_id is None:

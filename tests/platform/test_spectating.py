@@ -447,3 +447,37 @@ def test_watchers_asking_at_once_share_one_render_and_never_get_an_older_state()
         assert (await renders.get("t", render))["render"] == 3  # a failure is not kept
 
     async_to_sync(scenario)()
+
+
+def test_watchers_joining_do_not_each_render_a_snapshot_for_every_other(
+    players: list[Any], monkeypatch: Any, settings: Any
+) -> None:
+    """Each join changes the watcher count, a table change every socket re-reads: with every
+    watcher rendering its own snapshot, N watchers joining cost about N²/2 renders.  Watchers
+    re-read through the shared, rate-limited path (as a resync), so the renders stay linear."""
+    settings.CAISHEN_SPECTATOR_DELAY = 0
+    settings.CAISHEN_WATCHER_SYNC_SECONDS = 1.0
+    table, _ = playing_table(players[:4])
+    renders = [0]
+    real = spectating.spectator_state
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        renders[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(spectating, "spectator_state", counted)
+    n = 12
+
+    async def scenario() -> None:
+        watchers = [Client(table, None) for _ in range(n)]
+        for w in watchers:
+            assert (await w.open())[0]
+        await asyncio.sleep(1.2)  # past the rate limit: the coalesced answers go out
+        await asyncio.gather(*(w.drain(0.3) for w in watchers))
+        assert all(w.frames and w.frames[-1][1]["table"]["watchers"] == n for w in watchers)
+        for w in watchers:
+            await w.comm.disconnect()
+
+    async_to_sync(scenario)()
+    # Own connect snapshots (n), one coalesced answer per watcher (n), a few shared renders.
+    assert renders[0] <= 3 * n, renders[0]
