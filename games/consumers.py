@@ -188,7 +188,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         if self.idle_check is not None:
             self.idle_check.cancel()
-        for task in (self.catch_up, self.recheck):
+        for task in (self.catch_up, self.recheck, self.watcher_pending):
             if task is not None:
                 task.cancel()
         await self._leave()
