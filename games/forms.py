@@ -16,6 +16,7 @@ from games.engine.options import Option
 from games.engine.variants import all_variants, get_variant
 from games.engine.variants.base import Variant
 from games.models import ROOM_CODE_ALPHABET, Table
+from mahjong_platform.limits import STAKE_MAX
 
 OPTION_PREFIX = "opt_"
 # The stake is the table's 底分: the schema's own `base` stays at its default so that the two never multiply.
@@ -66,7 +67,7 @@ class TableForm(forms.Form):
     stake = forms.IntegerField(
         label=_("Stake (底分)"),
         initial=1,
-        max_value=1_000_000,
+        max_value=STAKE_MAX,
         help_text=_("Wallet units per point."),
         widget=forms.NumberInput(attrs={"min": 1}),
     )

@@ -267,7 +267,8 @@ def _table_action(request: HttpRequest, pk: int, act: Any) -> HttpResponse:
 @require_http_methods(["GET", "POST"])  # GET only lands a signed-out visitor back on the table after login
 def sit(request: HttpRequest, pk: int) -> HttpResponse:
     position = request.POST.get("position")
-    chair = int(position) if position is not None and position.isdigit() else None
+    # Chairs are 0-3 in ASCII: str.isdigit() also takes "²" and "５", which int() then refuses.
+    chair = int(position) if position in ("0", "1", "2", "3") else None
     return _table_action(request, pk, lambda t: services.sit(t.pk, me(request), chair))
 
 

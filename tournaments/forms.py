@@ -6,13 +6,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.variants import all_variants
+from mahjong_platform.limits import STAKE_MAX
 from tournaments.models import Tournament
 
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Event name"), max_length=100)
     variant = forms.ChoiceField(label=_("Rule set"), choices=())
-    stake = forms.IntegerField(label=_("Stake per point (0: score only)"), min_value=0, initial=0)
+    stake = forms.IntegerField(label=_("Stake per point (0: score only)"), min_value=0, max_value=STAKE_MAX, initial=0)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=20, initial=2)
     hands_per_round = forms.IntegerField(label=_("Hands per round"), min_value=1, max_value=64, initial=4)
     turn_seconds = forms.IntegerField(label=_("Seconds per turn"), min_value=5, max_value=300, initial=20)
