@@ -6,17 +6,21 @@ each hand are chosen to score nothing, so every loser total is the one the examp
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
 
+from games.engine.bots import RandomBot
+
 from games.engine.hand import CLAIM, ENDED
 from games.engine.scenario import close_window
+from games.engine.simulate import play_hand
 from games.engine.state import CHOW, KONG_ADDED, MELD_CHOW, PUNG, WIN, Action, Result
-from games.engine.tiles import WHITE, parse_tile, parse_tiles
+from games.engine.tiles import WHITE, parse_tile, parse_tiles, tile_str
 from games.engine.variants import get_variant
 from games.engine.variants.zhedong_de import GUO_PENG, next_kind
-from tests.engine.rig import act, hand_after, run
+from tests.engine.rig import act, fill_hands, hand_after, run
 
 V = "zhedong_de"
 
@@ -601,3 +605,73 @@ def test_added_kong_meld_kind() -> None:
     close_window(hand)  # nobody robs it
     assert hand.players[1].melds[0].kind == KONG_ADDED
     assert hand.kongs_made == 1
+
+
+# -- D1.3 item 15: no kong into the reserve -----------------------------------------------------
+KONGER_FILL = "2s 3s 4s 5s 6s 8s 9s N W S C F E P"
+LEFT_AFTER_17TH_DRAW = {"S": 17, "W": 16, "N": 15, "E": 14}
+
+
+def late_fourth(holder: str, drawer: str) -> tuple[dict[str, Any], int]:
+    """A rigged hand: ``holder`` holds three 7m and ``drawer`` draws the fourth on its 17th draw.
+
+    Every seat discards the tile it drew (the dealer first throws a filler), so the tiles left
+    after that draw depend only on the drawer's place in the turn order.  The actions end with
+    the drawer's draw; returns the scenario and the tiles left then.
+    """
+    size = 14 if holder == "E" else 13
+    hands = fill_hands({holder: "7m 7m 7m " + " ".join(KONGER_FILL.split()[: size - 3])}, avoid="7m")
+    pool = Counter(get_variant(V).tile_set({}))
+    for h in hands.values():
+        pool.subtract(parse_tiles(h))
+    pool[parse_tile("1p")] -= 1  # the flipped 得: out of play
+    drawable = sum(pool.values())
+    pool[parse_tile("7m")] -= 1  # the fourth, placed below
+    draws_before = 4 * 16 + "SWNE".index(drawer)
+    wall = [tile_str(t) for t in sorted(pool.elements())[:draws_before]] + ["7m"]
+    first = next(tile_str(t) for t in parse_tiles(hands["E"]) if tile_str(t) != "7m")
+    actions: list[dict[str, Any]] = [act("E", "discard", first)]
+    actions += [act("SWNE"[i % 4], "discard", tile) for i, tile in enumerate(wall[:-1])]
+    actions.append(act(drawer, "draw"))
+    sc = {"hands": hands, "wall": " ".join(wall), "flipped": "1p", "actions": actions, "then": "autoplay"}
+    return sc, drawable - draws_before - 1
+
+
+@pytest.mark.parametrize("konger", ["S", "W", "N", "E"])
+def test_no_concealed_kong_into_the_reserve(konger: str) -> None:
+    sc, left = late_fourth(konger, konger)
+    assert left == LEFT_AFTER_17TH_DRAW[konger]
+    sc["actions"].append(act(konger, "kong", "7m"))
+    out = run(V, **sc)
+    if left - 1 >= 14 + 2:  # after the replacement draw the raised line is still covered
+        assert out["status"] == "draw", out["error"]
+        assert out["wall_left"] == 14 + 2  # 黄牌 exactly at 14 + 2k
+    else:
+        assert out["status"] == "illegal"
+        assert out["error"]["reason"] == (
+            f"no kong into the reserve: after its replacement draw {left - 1} tiles would be left, "
+            "fewer than the 16 that must stay with 1 kong(s) (杠一过二)"
+        )
+
+
+@pytest.mark.parametrize(("holder", "drawer", "offered"), [("W", "S", True), ("N", "W", False), ("E", "N", False)])
+def test_no_exposed_kong_into_the_reserve(holder: str, drawer: str, offered: bool) -> None:
+    sc, _ = late_fourth(holder, drawer)
+    sc["actions"].append(act(drawer, "discard", "7m"))
+    hand = hand_after(V, sc["hands"], sc["actions"], wall=sc["wall"], flipped="1p")
+    seat = "ESWN".index(holder)
+    kongs = [a for a in hand.legal_actions(seat) if a.kind == "kong"]
+    assert bool(kongs) is offered
+    assert any(a.kind == PUNG for a in hand.legal_actions(seat))  # the pung stays on offer
+
+
+def test_every_exhaustive_draw_ends_at_the_raised_line() -> None:
+    # Random bots kong whenever they may and rarely win, so their hands reach 黄牌 with late
+    # kongs: before the rule, 5 of these 300 ended at 13-16 tiles with one or two kongs.
+    variant, wrong = get_variant(V), []
+    for i in range(300):
+        played = play_hand(variant, f"reserve-{i}", [RandomBot() for _ in range(4)], keep_events=False)
+        left, kongs = played.hand.wall.remaining(), played.hand.kongs_made
+        if played.result.status == "draw" and left != 14 + 2 * kongs:
+            wrong.append((i, left, kongs))
+    assert wrong == []

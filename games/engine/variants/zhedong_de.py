@@ -51,6 +51,12 @@ GUO_PENG = "guo_peng"  # player flag: kinds whose pung the player declined since
 SEAT_CN = "东南西北"
 DEALT_LIVE_DEAD = 14  # 黄牌 when this many tiles remain (plus two per kong: 杠一过二)
 
+
+def reserve_after_kongs(kongs: int) -> int:
+    """The tiles that must stay undrawn once ``kongs`` kongs were made: 黄牌 at this many."""
+    return DEALT_LIVE_DEAD + 2 * kongs
+
+
 PATTERN_OPTIONS = tuple(
     Option(
         opt,
@@ -156,6 +162,17 @@ class ZhedongDe(FlipsHeadTile):
     def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
         if tile == self.de(hand):
             return "the 得 cannot be konged: it only acts in a win"
+        # No kong into the reserve (SPEC D1.3 item 15): the kong's replacement draw takes one
+        # tile and the kong itself raises the 黄牌 line by two (杠一过二), so the tiles left
+        # after the replacement must still cover the raised line.  Without this check a late
+        # kong's replacement ate into the reserve and a 黄牌 ended below 14 + 2k.
+        left = hand.wall.remaining() - 1
+        reserve = reserve_after_kongs(hand.kongs_made + 1)
+        if left < reserve:
+            return (
+                f"no kong into the reserve: after its replacement draw {left} tiles would be left, "
+                f"fewer than the {reserve} that must stay with {hand.kongs_made + 1} kong(s) (杠一过二)"
+            )
         return None
 
     def on_claim_answer(self, hand: Hand, action: Action) -> None:
@@ -172,7 +189,7 @@ class ZhedongDe(FlipsHeadTile):
 
     def can_draw(self, hand: Hand) -> bool:
         # 黄牌 at 14 tiles left, two more per kong (杠一过二); the flipped 得 is not counted.
-        return hand.wall.remaining() > DEALT_LIVE_DEAD + 2 * hand.kongs_made
+        return hand.wall.remaining() > reserve_after_kongs(hand.kongs_made)
 
     # --------------------------------------------------------------------- wins
     def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
