@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from games.engine.bots import RandomBot
-
 from games.engine.hand import CLAIM, ENDED
 from games.engine.scenario import close_window
 from games.engine.simulate import play_hand
