@@ -15,7 +15,7 @@ from games.models import Table
 log = logging.getLogger("caishen.table")
 
 AUTO_AFTER_TIMEOUTS = 2  # consecutive timeouts before a seat goes to 托管
-AUTO_AFTER_DISCONNECTS = 3  # "the third disconnect in a match" (004 text)
+AUTO_AFTER_DISCONNECTS = 3  # "连续三次断线以上" (004 text): three in a row, no own action between
 
 
 class Refused(ValueError):

@@ -389,10 +389,22 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
 
 
 def _forget_timeouts(seat: Seat) -> None:
+    """The player acted on their own: 托管 ends, and so do the runs that lead to it.
+
+    Both counts are of *consecutive* events: two timeouts in a row, or three disconnects in a
+    row ("连续三次断线以上", 004 text).  A reconnect that lasts until the player's own next
+    action ends the run of disconnects, so the count starts again at the next one.
+    """
+    fields: list[str] = []
     if seat.auto_play or seat.timeouts:
         seat.auto_play = False  # 托管 ends when the player acts again
         seat.timeouts = 0
-        seat.save(update_fields=["auto_play", "timeouts"])
+        fields += ["auto_play", "timeouts"]
+    if seat.disconnects and seat.connected:
+        seat.disconnects = 0
+        fields.append("disconnects")
+    if fields:
+        seat.save(update_fields=fields)
 
 
 def _keep_answer(step: _Step, seat: Seat) -> None:
