@@ -407,13 +407,47 @@ def test_single_you_drawing_a_gold_wins_only_as_plain_self_draw() -> None:
     assert names(out)[0] == "self_draw" and out["deltas"]["S"] == 6
 
 
-def test_a_hand_dealt_into_the_you_shape_is_single_you_on_an_ordinary_draw() -> None:
-    # SPEC D3.4.9 as written: the 16 tiles are five melds and a lone gold; drawing E wins 单游.
+def test_a_hand_dealt_into_the_you_shape_wins_only_as_plain_self_draw() -> None:
+    # SPEC D3.4.9: 单游 is the 16 tiles "after discarding the pair partner" (把普通牌打出).  Dealt
+    # five melds and a lone gold, S has thrown nothing: drawing E is a plain 自摸, not 单游.
     sc = golden()
     sc["wall"] = "E"
     sc["actions"] = sc["actions"][:1] + [act("S", "draw"), act("S", "win")]
     out = scenario.run(sc)
+    assert names(out)[0] == "self_draw" and out["deltas"] == {"E": -2, "S": 6, "W": -2, "N": -2}
+    assert item(out, "self_draw")["label"] == "自摸"
+    # Thrown once (S draws C and throws it, the pair partner), the same draw is 单游.
+    sc = golden()
+    sc["wall"] = "C 1p 2p 3p E"
+    sc["actions"] = [act("E", "discard", "4p"), act("S", "discard", "C")]
+    sc["actions"] += [act("W", "discard", "1p"), act("N", "discard", "2p"), act("E", "discard", "3p")]
+    out = scenario.run({**sc, "actions": [*sc["actions"], act("S", "draw"), act("S", "win")]})
     assert names(out)[0] == "you_single" and out["deltas"] == {"E": -4, "S": 12, "W": -4, "N": -4}
+    assert item(out, "you_single")["label"] == "单游"
+
+
+def test_golden_you_shape_without_discard() -> None:
+    sc = json.loads((GOLDEN.parent / "zhangzhou_you_shape_without_discard.json").read_text(encoding="utf-8"))
+    want = sc.pop("expect")
+    out = scenario.run(sc)
+    assert {k: out[k] for k in want} == want
+
+
+@pytest.mark.parametrize("claim", ["pung", "chow"])
+def test_you_entered_by_a_claim_then_the_partners_discard_is_single_you(claim: str) -> None:
+    # S claims E's 2p into a fifth meld, then throws C, the gold's partner: that throw enters 单游.
+    # With no throw (S wins at once on the claim's 17 tiles) it would be a discard win.
+    s_hand = "123m 678m 789p 111s 2p 2p 5m C" if claim == "pung" else "123m 678m 789p 111s 3p 4p 5m C"
+    wall = "7s 8s 9s E"
+    hands = table({"E": "2p 1m 4m 7m 5p 8p 3s 6s 9s E S W N C F 1s 4s", "S": s_hand}, wall=wall)
+    claimed = act("S", "pung") if claim == "pung" else act("S", "chow", tiles="234p")
+    acts = [act("E", "discard", "2p"), claimed, act("S", "discard", "C")]
+    acts += [act("W", "discard", "7s"), act("N", "discard", "8s"), act("E", "discard", "9s")]
+    hand = after(hands, acts, wall=wall)
+    assert hand.players[1].flags[YOU] == 1
+    out = run(hands, [*acts, act("S", "draw"), act("S", "win")], wall=wall)
+    assert out["winner"] == "S" and names(out)[0] == "you_single"
+    assert out["deltas"] == {"E": -4, "S": 12, "W": -4, "N": -4}
 
 
 def test_double_you_restricts_the_others_to_the_tile_received() -> None:
@@ -789,10 +823,11 @@ def test_discarder_alone_option() -> None:
 
 
 def test_separate_winner_points_option() -> None:
-    # S exposes four flowers at the start (1 point) and self-draws from five melds and a gold: 单游.
+    # S exposes four flowers at the start (1 point) and self-draws from five melds and a gold
+    # (replaced into that shape, no throw: plain 自摸).
     hands = table({"S": "1h 2h 3h 4h 123m 678m 789p 111s"}, tail="2s 3s 4s 5m", wall="9p")
     acts = [act("E", "discard", "F"), act("S", "draw"), act("S", "win")]
-    for opt, each in (("in_base", 8), ("separate", 5)):  # (1 + 1) × 4, or 1 × 4 + 1
+    for opt, each in (("in_base", 4), ("separate", 3)):  # (1 + 1) × 2, or 1 × 2 + 1
         out = run(hands, acts, tail="2s 3s 4s 5m", wall="9p", options={"winner_points": opt})
         assert out["winner"] == "S" and out["deltas"] == {"E": -each, "S": 3 * each, "W": -each, "N": -each}
 

@@ -559,7 +559,7 @@ class Zhangzhou(Variant):
         cands: list[tuple[int, str]] = []
         if ex.get("triple_you") == ctx.seat:
             cands.append((opts["k_triple_you"], "you_triple"))
-        elif shaped and self._you_draw(ctx, gold):
+        elif shaped and int(p.flags.get(YOU, 0)) >= 1 and self._you_draw(ctx, gold):
             if int(p.flags.get(YOU, 0)) >= 2:
                 cands.append((opts["k_double_you"], "you_double"))
             else:
@@ -579,9 +579,12 @@ class Zhangzhou(Variant):
 
     @staticmethod
     def _you_draw(ctx: WinContext, gold: Tile) -> bool:
-        """游金: before this draw the hand was five melds and a lone gold, and the tile drawn is an
+        """游金's draw: before it the hand was five melds and a lone gold, and the tile drawn is an
         ordinary one (摸进一张普通牌).  A drawn gold instead wins as plain 自摸 (SPEC D3.4.10), is
-        thrown for 双游, or ends a 双游 as 三游."""
+        thrown for 双游, or ends a 双游 as 三游.
+
+        The shape alone is not 游: the player must have entered it by a discard (flag ``YOU``,
+        set in ``after_discard``), see there."""
         drawn = ctx.tile
         if drawn is None or drawn == gold or ctx.turn_kind not in (BY_DRAW, BY_REPLACEMENT):
             return False
@@ -626,8 +629,14 @@ class Zhangzhou(Variant):
         p = hand.players[seat]
         gold = ex["gold"]
         old = int(p.flags.get(YOU, 0))
-        # Five melds and a lone gold wait for any tile (游金).  Throwing a gold to get there
-        # (the drawn one in 单游, or one of a gold pair) is 双游.
+        # Five melds and a lone gold wait for any tile (游金).  The text enters 游 by a discard:
+        # the pair is the gold and an ordinary tile, "把普通牌打出" (throw the ordinary one), so
+        # a discard that leaves this shape is that throw (the 17 tiles before it were five melds
+        # and the pair gold + the thrown tile), whether the 17th tile came by a draw or by a
+        # claim (a chow or pung, then this discard): both count.  A hand that only lies in the
+        # shape (dealt so, or reached by a kong's replacement) has thrown nothing, and its
+        # winning draw is plain 自摸.  Throwing a gold to get there (the drawn one in 单游, or
+        # one of a gold pair) is 双游.
         level = (2 if tile == gold else max(old, 1)) if hands.you_shape(p.counts, gold) else 0
         if level != old:
             p.flags[YOU] = level
