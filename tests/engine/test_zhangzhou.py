@@ -330,6 +330,66 @@ def test_rob_gold_order_dealer_side_first_and_three_golds_before_it() -> None:
     assert out["winner"] == "W" and names(out)[0] == "three_golds"
 
 
+# Everyone may answer the 抢金 question at once (gold 9s): the dealer (setting N aside leaves 听牌),
+# S and N 听牌, W with three golds (三金倒); and a table where the dealer holds the three golds.
+ROB_ALL = {
+    "E": "123p 456p 789m 444s 56s S S N",
+    "S": ROB,
+    "W": "9s 9s 9s E E C C F F N 3m 8m 9p 3p 2s 6s",
+    "N": "234m 567m 678p 555s 7s 8s W W",
+}
+ROB_DEALER_GOLDS = {
+    "E": "9s 9s 9s 1m 4m 7m 2p 5p 8p 3s 6s C F W S N 9m",
+    "S": ROB,
+    "W": "3m 6m 9m 1p 4p 7p 2s 5s 8s S W N C F E 6p",
+    "N": ROB_ALL["N"],
+}
+
+
+def test_the_dealer_is_asked_and_answers_before_playing() -> None:
+    hands = table({"E": ROB_ALL["E"], "S": ROB}, flipped="9s")
+    hand = after(hands, [], flipped="9s")
+    assert get_variant(V).prompt(hand) == {0: [Action(0, ROB_GOLD)], 1: [Action(1, ROB_GOLD)]}
+    assert hand.legal_actions(0) == [Action(0, ROB_GOLD), Action(0, PASS)]
+    with pytest.raises(ValueError, match="answer first"):
+        hand.apply(Action(0, "discard", tile=T("N")))
+    hand.apply(Action(0, PASS))  # then the dealer plays on while S decides
+    hand.apply(Action(0, "discard", tile=T("N")))
+    assert hand.legal_actions(1) == [Action(1, ROB_GOLD), Action(1, PASS)]
+    with pytest.raises(ValueError, match="answered"):
+        hand.apply(Action(0, ROB_GOLD))  # the dealer said no; 抢金 is not among their moves later
+
+
+@pytest.mark.parametrize(
+    ("answers", "winner", "kind"),
+    [
+        ([act("S", "rob_gold"), act("E", "rob_gold")], "E", "rob_gold"),  # the dealer first, whoever answers first
+        ([act("S", "rob_gold"), act("E", "pass")], "S", "rob_gold"),
+        ([act("N", "rob_gold"), act("W", "pass"), act("E", "pass")], "N", "rob_gold"),
+        ([act("E", "rob_gold"), act("S", "rob_gold"), act("W", "win")], "W", "three_golds"),
+    ],
+)
+def test_rob_gold_waits_for_every_higher_answer(answers: list[dict[str, Any]], winner: str, kind: str) -> None:
+    hands = table(ROB_ALL, flipped="9s")
+    hand = scenario.build_hand({"variant": V, "hands": hands, "flipped": "9s"})
+    scenario.play_one(hand, scenario.parse_action(answers[0], 0))
+    assert hand.phase != ENDED  # a higher-placed seat (the dealer, or 三金倒) has not answered yet
+    out = run(hands, answers, flipped="9s")
+    assert out["winner"] == winner and names(out)[0] == kind
+    assert item(out, kind)["label"] == zs.LABELS[kind]
+
+
+def test_the_dealers_three_golds_come_before_every_rob_gold() -> None:
+    hands = table(ROB_DEALER_GOLDS, flipped="9s")
+    hand = scenario.build_hand({"variant": V, "hands": hands, "flipped": "9s"})
+    hand.apply(Action(1, ROB_GOLD))
+    assert hand.phase != ENDED and 0 in get_variant(V).prompt(hand)  # type: ignore[operator]
+    hand.apply(Action(0, WIN))
+    assert hand.result is not None and hand.result.winner == 0 and hand.result.win_kind == "three_golds"
+    out = run(hands, [act("S", "rob_gold"), act("E", "pass")], flipped="9s")
+    assert out["winner"] == "S" and names(out)[0] == "rob_gold"  # nobody declared 三金倒
+
+
 def test_dealer_plays_on_while_the_others_decide() -> None:
     hands = table({"S": ROB}, flipped="9s")
     out = run(hands, [act("E", "discard", "F"), act("S", "rob_gold")], flipped="9s")
