@@ -354,10 +354,11 @@ def test_the_dealer_is_asked_and_answers_before_playing() -> None:
     with pytest.raises(ValueError, match="answer first"):
         hand.apply(Action(0, "discard", tile=T("N")))
     hand.apply(Action(0, PASS))  # then the dealer plays on while S decides
-    hand.apply(Action(0, "discard", tile=T("N")))
-    assert hand.legal_actions(1) == [Action(1, ROB_GOLD), Action(1, PASS)]
+    assert Action(0, ROB_GOLD) not in hand.legal_actions(0)
     with pytest.raises(ValueError, match="answered"):
         hand.apply(Action(0, ROB_GOLD))  # the dealer said no; 抢金 is not among their moves later
+    hand.apply(Action(0, "discard", tile=T("N")))
+    assert hand.legal_actions(1) == [Action(1, ROB_GOLD), Action(1, PASS)]
 
 
 @pytest.mark.parametrize(
