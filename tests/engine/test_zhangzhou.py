@@ -695,12 +695,11 @@ def test_every_drawer_is_asked_before_the_draw_while_a_concealed_kong_stands() -
 def test_wrong_guess_is_zha_hu_paid_to_each_as_a_self_draw() -> None:
     out = guess("7p")
     assert out["status"] == "draw" and out["winner"] is None
-    # W pays E (1 + 2 for the 暗杠) × 2 and S, N (1 + 0) × 2; and the 杠分 that S, W and N owe E
-    # (2 each, settled pairwise) is all W's to pay.
-    assert out["deltas"] == {"E": 12, "S": 2, "W": -16, "N": 2}
-    assert names(out) == ["false_win", "flower_kong_points"]
+    # W pays E (1 + 2 for the 暗杠) × 2 and S, N (1 + 0) × 2.  E's 暗杠 is inside E's share, as a
+    # self-drawing winner's is: no pairwise 花分/杠分 on top (paid once, not twice).
+    assert out["deltas"] == {"E": 6, "S": 2, "W": -10, "N": 2}
+    assert names(out) == ["false_win"]
     assert item(out, "false_win")["payments"] == {"E": 6, "S": 2, "W": -10, "N": 2}
-    assert item(out, "flower_kong_points")["payments"] == {"E": 6, "W": -6}
 
 
 def test_zha_hu_pays_every_payment_of_the_hand() -> None:
@@ -710,12 +709,11 @@ def test_zha_hu_pays_every_payment_of_the_hand() -> None:
     want = sc.pop("expect")
     out = scenario.run(sc)
     assert {k: out[k] for k in want} == want
-    assert out["deltas"] == {"E": 11, "S": -21, "W": 3, "N": 7} and sum(out["deltas"].values()) == 0
-    assert [b["label"] for b in out["breakdown"]] == ["诈胡", "分饼", "花分/杠分"]
+    assert out["deltas"] == {"E": 6, "S": -14, "W": 3, "N": 5} and sum(out["deltas"].values()) == 0
+    assert [b["label"] for b in out["breakdown"]] == ["诈胡", "分饼"]
+    # E (1 + 2) × 2, W (1 + 0) × 2, N (1 + 1 for four flowers) × 2: their 花分/杠分 inside the share.
+    assert item(out, "false_win")["payments"] == {"E": 6, "S": -12, "W": 2, "N": 4}
     assert item(out, "fenbing")["payments"] == {"S": -2, "W": 1, "N": 1}  # E's 分饼 to S is void
-    # Under the pairwise settlement E gets 2 from each of S, W and 1 from N, N 1 from each of S, W:
-    # every one of them paid by S.
-    assert item(out, "flower_kong_points")["payments"] == {"E": 5, "S": -7, "N": 2}
     # The dealer's own wrong guess: 分饼 is the dealer's to pay anyway.
     hand = after(sc["hands"], sc["actions"][:-1], flipped="9s", wall=sc["wall"], tail=sc["tail"])
     result = zs.settle_false_win(hand, 0, "7p", {})
@@ -741,7 +739,7 @@ def test_right_guess_that_completes_the_hand_robs_the_kong() -> None:
 
 def test_right_tile_but_no_win_is_still_zha_hu() -> None:
     out = guess("4s")
-    assert out["status"] == "draw" and out["deltas"]["W"] == -16
+    assert out["status"] == "draw" and out["deltas"]["W"] == -10
 
 
 def test_a_guess_only_when_asked() -> None:

@@ -181,9 +181,14 @@ def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, An
     """诈胡: "按自摸赔三家(包括当局的杠分和分饼等其他所有要支付的分)".
 
     SPEC D3: the claimant pays each other player P ``(底分 + W_P) × K(自摸) × R(P, claimant)``
-    as if P had won by self-draw, and every other payment of the hand that someone owes (the
-    花分/杠分 all four settle pairwise, as on 和局, and 分饼) is paid by the claimant instead, as
-    承包 is: nobody but the claimant pays, and nothing is paid to the claimant.
+    as if P had won by self-draw, and every other payment of the hand that someone owes is paid
+    by the claimant instead — the same reading as 承包 (nobody but the claimant pays).
+
+    Each P is scored as a self-drawing winner, so P's 花分/杠分 are already inside that share
+    (W_P: "赢家的花分，杠分在计分里直接统计") and a winner takes no part in the losers' pairwise
+    settlement: with all three as winners that settlement is replaced, not paid a second time
+    (SPEC: "this replaces the losers' 花杠分 settlement").  What is left for the claimant to take
+    over is 分饼: the dealer's payments for followed discards.
     """
     opts = hand.options
     base = opts["base"]
@@ -203,12 +208,12 @@ def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, An
             "诈胡",
             k,
             f"{name} guessed {guess} (the concealed kongs: {shown}) and pays each other "
-            f"player (底分 + W) × {k} × R, and every other payment of the hand",
+            f"player (底分 + W) × {k} × R, and the 分饼 of the hand",
             payments=main.named(),
         )
     ]
     liable = Liable(dict.fromkeys(range(4), claimant), f"诈胡: {name} pays it")
-    for extra in (_fenbing(hand, total, liable), _pairwise(hand, [0, 1, 2, 3], total, liable)):
-        if extra is not None:
-            items.append(extra)
+    extra = _fenbing(hand, total, liable)
+    if extra is not None:
+        items.append(extra)
     return Result(status="draw", deltas=total.deltas, breakdown=items, win_kind="false_win")
