@@ -330,6 +330,67 @@ def test_rob_gold_order_dealer_side_first_and_three_golds_before_it() -> None:
     assert out["winner"] == "W" and names(out)[0] == "three_golds"
 
 
+# Everyone may answer the 抢金 question at once (gold 9s): the dealer (setting N aside leaves 听牌),
+# S and N 听牌, W with three golds (三金倒); and a table where the dealer holds the three golds.
+ROB_ALL = {
+    "E": "123p 456p 789m 444s 56s S S N",
+    "S": ROB,
+    "W": "9s 9s 9s E E C C F F N 3m 8m 9p 3p 2s 6s",
+    "N": "234m 567m 678p 555s 7s 8s W W",
+}
+ROB_DEALER_GOLDS = {
+    "E": "9s 9s 9s 1m 4m 7m 2p 5p 8p 3s 6s C F W S N 9m",
+    "S": ROB,
+    "W": "3m 6m 9m 1p 4p 7p 2s 5s 8s S W N C F E 6p",
+    "N": ROB_ALL["N"],
+}
+
+
+def test_the_dealer_is_asked_and_answers_before_playing() -> None:
+    hands = table({"E": ROB_ALL["E"], "S": ROB}, flipped="9s")
+    hand = after(hands, [], flipped="9s")
+    assert get_variant(V).prompt(hand) == {0: [Action(0, ROB_GOLD)], 1: [Action(1, ROB_GOLD)]}
+    assert hand.legal_actions(0) == [Action(0, ROB_GOLD), Action(0, PASS)]
+    with pytest.raises(ValueError, match="answer first"):
+        hand.apply(Action(0, "discard", tile=T("N")))
+    hand.apply(Action(0, PASS))  # then the dealer plays on while S decides
+    assert Action(0, ROB_GOLD) not in hand.legal_actions(0)
+    with pytest.raises(ValueError, match="answered"):
+        hand.apply(Action(0, ROB_GOLD))  # the dealer said no; 抢金 is not among their moves later
+    hand.apply(Action(0, "discard", tile=T("N")))
+    assert hand.legal_actions(1) == [Action(1, ROB_GOLD), Action(1, PASS)]
+
+
+@pytest.mark.parametrize(
+    ("answers", "winner", "kind"),
+    [
+        ([act("S", "rob_gold"), act("E", "rob_gold")], "E", "rob_gold"),  # the dealer first, whoever answers first
+        ([act("S", "rob_gold"), act("E", "pass")], "S", "rob_gold"),
+        ([act("N", "rob_gold"), act("W", "pass"), act("E", "pass")], "N", "rob_gold"),
+        ([act("E", "rob_gold"), act("S", "rob_gold"), act("W", "win")], "W", "three_golds"),
+    ],
+)
+def test_rob_gold_waits_for_every_higher_answer(answers: list[dict[str, Any]], winner: str, kind: str) -> None:
+    hands = table(ROB_ALL, flipped="9s")
+    hand = scenario.build_hand({"variant": V, "hands": hands, "flipped": "9s"})
+    scenario.play_one(hand, scenario.parse_action(answers[0], 0))
+    assert hand.phase != ENDED  # a higher-placed seat (the dealer, or 三金倒) has not answered yet
+    out = run(hands, answers, flipped="9s")
+    assert out["winner"] == winner and names(out)[0] == kind
+    assert item(out, kind)["label"] == zs.LABELS[kind]
+
+
+def test_the_dealers_three_golds_come_before_every_rob_gold() -> None:
+    hands = table(ROB_DEALER_GOLDS, flipped="9s")
+    hand = scenario.build_hand({"variant": V, "hands": hands, "flipped": "9s"})
+    hand.apply(Action(1, ROB_GOLD))
+    assert hand.phase != ENDED and 0 in get_variant(V).prompt(hand)  # type: ignore[operator]
+    hand.apply(Action(0, WIN))
+    assert hand.result is not None and hand.result.winner == 0 and hand.result.win_kind == "three_golds"
+    out = run(hands, [act("S", "rob_gold"), act("E", "pass")], flipped="9s")
+    assert out["winner"] == "S" and names(out)[0] == "rob_gold"  # nobody declared 三金倒
+
+
 def test_dealer_plays_on_while_the_others_decide() -> None:
     hands = table({"S": ROB}, flipped="9s")
     out = run(hands, [act("E", "discard", "F"), act("S", "rob_gold")], flipped="9s")
@@ -407,13 +468,47 @@ def test_single_you_drawing_a_gold_wins_only_as_plain_self_draw() -> None:
     assert names(out)[0] == "self_draw" and out["deltas"]["S"] == 6
 
 
-def test_a_hand_dealt_into_the_you_shape_is_single_you_on_an_ordinary_draw() -> None:
-    # SPEC D3.4.9 as written: the 16 tiles are five melds and a lone gold; drawing E wins 单游.
+def test_a_hand_dealt_into_the_you_shape_wins_only_as_plain_self_draw() -> None:
+    # SPEC D3.4.9: 单游 is the 16 tiles "after discarding the pair partner" (把普通牌打出).  Dealt
+    # five melds and a lone gold, S has thrown nothing: drawing E is a plain 自摸, not 单游.
     sc = golden()
     sc["wall"] = "E"
     sc["actions"] = sc["actions"][:1] + [act("S", "draw"), act("S", "win")]
     out = scenario.run(sc)
+    assert names(out)[0] == "self_draw" and out["deltas"] == {"E": -2, "S": 6, "W": -2, "N": -2}
+    assert item(out, "self_draw")["label"] == "自摸"
+    # Thrown once (S draws C and throws it, the pair partner), the same draw is 单游.
+    sc = golden()
+    sc["wall"] = "C 1p 2p 3p E"
+    sc["actions"] = [act("E", "discard", "4p"), act("S", "discard", "C")]
+    sc["actions"] += [act("W", "discard", "1p"), act("N", "discard", "2p"), act("E", "discard", "3p")]
+    out = scenario.run({**sc, "actions": [*sc["actions"], act("S", "draw"), act("S", "win")]})
     assert names(out)[0] == "you_single" and out["deltas"] == {"E": -4, "S": 12, "W": -4, "N": -4}
+    assert item(out, "you_single")["label"] == "单游"
+
+
+def test_golden_you_shape_without_discard() -> None:
+    sc = json.loads((GOLDEN.parent / "zhangzhou_you_shape_without_discard.json").read_text(encoding="utf-8"))
+    want = sc.pop("expect")
+    out = scenario.run(sc)
+    assert {k: out[k] for k in want} == want
+
+
+@pytest.mark.parametrize("claim", ["pung", "chow"])
+def test_you_entered_by_a_claim_then_the_partners_discard_is_single_you(claim: str) -> None:
+    # S claims E's 2p into a fifth meld, then throws C, the gold's partner: that throw enters 单游.
+    # With no throw (S wins at once on the claim's 17 tiles) it would be a discard win.
+    s_hand = "123m 678m 789p 111s 2p 2p 5m C" if claim == "pung" else "123m 678m 789p 111s 3p 4p 5m C"
+    wall = "7s 8s 9s E"
+    hands = table({"E": "2p 1m 4m 7m 5p 8p 3s 6s 9s E S W N C F 1s 4s", "S": s_hand}, wall=wall)
+    claimed = act("S", "pung") if claim == "pung" else act("S", "chow", tiles="234p")
+    acts = [act("E", "discard", "2p"), claimed, act("S", "discard", "C")]
+    acts += [act("W", "discard", "7s"), act("N", "discard", "8s"), act("E", "discard", "9s")]
+    hand = after(hands, acts, wall=wall)
+    assert hand.players[1].flags[YOU] == 1
+    out = run(hands, [*acts, act("S", "draw"), act("S", "win")], wall=wall)
+    assert out["winner"] == "S" and names(out)[0] == "you_single"
+    assert out["deltas"] == {"E": -4, "S": 12, "W": -4, "N": -4}
 
 
 def test_double_you_restricts_the_others_to_the_tile_received() -> None:
@@ -600,9 +695,40 @@ def test_every_drawer_is_asked_before_the_draw_while_a_concealed_kong_stands() -
 def test_wrong_guess_is_zha_hu_paid_to_each_as_a_self_draw() -> None:
     out = guess("7p")
     assert out["status"] == "draw" and out["winner"] is None
-    # W pays E (1 + 2 for the 暗杠) × 2 and S, N (1 + 0) × 2.
+    # W pays E (1 + 2 for the 暗杠) × 2 and S, N (1 + 0) × 2.  E's 暗杠 is inside E's share, as a
+    # self-drawing winner's is: no pairwise 花分/杠分 on top (paid once, not twice).
     assert out["deltas"] == {"E": 6, "S": 2, "W": -10, "N": 2}
     assert names(out) == ["false_win"]
+    assert item(out, "false_win")["payments"] == {"E": 6, "S": 2, "W": -10, "N": 2}
+
+
+def test_zha_hu_pays_every_payment_of_the_hand() -> None:
+    # SPEC D3.4.17 "including 杠分 and 分饼": S guesses wrong after the first round was followed
+    # (分饼 1 each) with E's 暗杠 (2) and N's four flowers (1) standing.
+    sc = json.loads((GOLDEN.parent / "zhangzhou_false_win_pays_everything.json").read_text(encoding="utf-8"))
+    want = sc.pop("expect")
+    out = scenario.run(sc)
+    assert {k: out[k] for k in want} == want
+    assert out["deltas"] == {"E": 6, "S": -14, "W": 3, "N": 5} and sum(out["deltas"].values()) == 0
+    assert [b["label"] for b in out["breakdown"]] == ["诈胡", "分饼"]
+    # E (1 + 2) × 2, W (1 + 0) × 2, N (1 + 1 for four flowers) × 2: their 花分/杠分 inside the share.
+    assert item(out, "false_win")["payments"] == {"E": 6, "S": -12, "W": 2, "N": 4}
+    assert item(out, "fenbing")["payments"] == {"S": -2, "W": 1, "N": 1}  # E's 分饼 to S is void
+    # The dealer's own wrong guess: 分饼 is the dealer's to pay anyway.
+    hand = after(sc["hands"], sc["actions"][:-1], flipped="9s", wall=sc["wall"], tail=sc["tail"])
+    result = zs.settle_false_win(hand, 0, "7p", {})
+    assert sum(result.deltas) == 0 and all(d > 0 for d in result.deltas[1:])
+
+
+def test_zha_hu_settlement_sums_to_zero_for_every_claimant() -> None:
+    sc = json.loads((GOLDEN.parent / "zhangzhou_false_win_pays_everything.json").read_text(encoding="utf-8"))
+    hand = after(sc["hands"], sc["actions"][:-1], flipped="9s", wall=sc["wall"], tail=sc["tail"])
+    for claimant in range(4):
+        result = zs.settle_false_win(hand, claimant, "7p", {})
+        assert sum(result.deltas) == 0
+        assert result.deltas[claimant] < 0 and all(d >= 0 for s, d in enumerate(result.deltas) if s != claimant)
+        for b in result.breakdown:  # nobody but the claimant pays anything
+            assert all(d >= 0 for seat, d in b.payments.items() if seat != "ESWN"[claimant])
 
 
 def test_right_guess_that_completes_the_hand_robs_the_kong() -> None:
@@ -789,10 +915,11 @@ def test_discarder_alone_option() -> None:
 
 
 def test_separate_winner_points_option() -> None:
-    # S exposes four flowers at the start (1 point) and self-draws from five melds and a gold: 单游.
+    # S exposes four flowers at the start (1 point) and self-draws from five melds and a gold
+    # (replaced into that shape, no throw: plain 自摸).
     hands = table({"S": "1h 2h 3h 4h 123m 678m 789p 111s"}, tail="2s 3s 4s 5m", wall="9p")
     acts = [act("E", "discard", "F"), act("S", "draw"), act("S", "win")]
-    for opt, each in (("in_base", 8), ("separate", 5)):  # (1 + 1) × 4, or 1 × 4 + 1
+    for opt, each in (("in_base", 4), ("separate", 3)):  # (1 + 1) × 2, or 1 × 2 + 1
         out = run(hands, acts, tail="2s 3s 4s 5m", wall="9p", options={"winner_points": opt})
         assert out["winner"] == "S" and out["deltas"] == {"E": -each, "S": 3 * each, "W": -each, "N": -each}
 

@@ -17,7 +17,7 @@ from games.engine.simulate import simulate
 from games.engine.state import DISCARD, PASS, WIN, Action
 from games.engine.tiles import is_flower, parse_tile
 from games.engine.variants import get_variant
-from games.engine.variants.zhangzhou import PROMPT, ROB_GOLD, ROB_KONG, YOU
+from games.engine.variants.zhangzhou import PROMPT, RANK, ROB_GOLD, ROB_KONG, YOU
 from tests.engine.test_properties import (
     check_counts_in_step,
     check_events_private,
@@ -27,7 +27,7 @@ from tests.engine.test_properties import (
     steps,
     tile_census,
 )
-from tests.engine.test_zhangzhou import ROB, table
+from tests.engine.test_zhangzhou import ROB, ROB_ALL, ROB_DEALER_GOLDS, table
 
 V = "zhangzhou"
 GOLDEN = Path(__file__).parent / "scenarios" / "zhangzhou_double_you.json"
@@ -157,3 +157,37 @@ def test_random_hands_snapshot_and_replay(seed: int, names: list[str]) -> None:
     for a in played[cut:]:
         assert copy.apply(a) == again.apply(a)
     assert copy.result is not None and copy.result.to_json() == hand.result.to_json()  # type: ignore[union-attr]
+
+
+def _rob_gold_outcome(hands: dict[str, str], answers: dict[int, Action], order: list[int]) -> Hand:
+    hand = scenario.build_hand({"variant": V, "hands": hands, "flipped": "9s"})
+    for seat in order:
+        prompt = get_variant(V).prompt(hand)
+        if prompt is None or seat not in prompt:
+            break  # resolved already: nobody left could outbid the best answer
+        hand.apply(answers[seat])
+    return hand
+
+
+@pytest.mark.parametrize("hands", [ROB_ALL, ROB_DEALER_GOLDS], ids=["others_golds", "dealer_golds"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_rob_gold_and_three_golds_do_not_depend_on_the_order_of_the_answers(
+    hands: dict[str, str], data: st.DataObject
+) -> None:
+    """三金倒 before every 抢金, then the dealer, 下家, 对家, 上家: whatever answers come first."""
+    asked = get_variant(V).prompt(scenario.build_hand({"variant": V, "hands": hands, "flipped": "9s"}))
+    assert asked is not None and sorted(asked) == ([0, 1, 2, 3] if hands is ROB_ALL else [0, 1, 3])
+    answers = {seat: data.draw(st.sampled_from([*acts, Action(seat, PASS)])) for seat, acts in asked.items()}
+    order = data.draw(st.permutations(sorted(asked)))
+    hand = _rob_gold_outcome(hands, answers, list(order))
+    in_seat_order = _rob_gold_outcome(hands, answers, sorted(asked))
+    seqless = [{k: v for k, v in h.to_json().items() if k != "seq"} for h in (hand, in_seat_order)]
+    assert seqless[0] == seqless[1]  # the same hand, however many answers it needed
+    said = [a for a in answers.values() if a.kind != PASS]
+    if not said:
+        assert not hand.ended and get_variant(V).prompt(hand) is None and hand.result is None
+        return
+    best = max(said, key=lambda a: (RANK[a.kind], -a.seat))  # seat = distance from the dealer (E)
+    assert hand.result is not None and hand.result.winner == best.seat
+    assert hand.result.win_kind == ("three_golds" if best.kind == WIN else "rob_gold")

@@ -255,22 +255,26 @@ class Zhangzhou(Variant):
 
     # ------------------------------------------------------------------ prompts
     def _open_rob_gold(self, hand: Hand) -> None:
-        """抢金 (and 三金倒, which comes first) for the non-dealers, asked before play.
+        """三金倒 and 抢金, asked of every player before play, the dealer too.
 
-        The dealer answers on their own first turn (``rob_gold`` among their actions) and
-        may play on meanwhile; the next draw waits until everyone asked has answered.
+        "翻出金牌后，如果没人三金倒 … 抢金": a declared 三金倒 (three golds in hand) comes before
+        every 抢金, whoever holds them; among 抢金 the dealer first, then 下家, 对家, 上家 (SPEC
+        D3.3.5).  The dealer may rob when setting one of the 17 tiles aside leaves a 听牌 16.
+        Once the dealer has answered, they may play on while the others decide; the next draw
+        waits until everyone asked has answered or nobody left could outbid the best answer.
         """
         ex = hand.extra
         gold = ex["gold"]
         if hand.wall.taken[ex["gold_pos"]]:
             return
         seats = []
-        for s in others(DEALER):
+        for s in range(4):
             counts = hand.players[s].counts
             options: list[list[Any]] = []
             if counts[gold] >= 3:
                 options.append([WIN, None])
-            if hands.is_ready(counts, gold):
+            ready = hands.ready_after_setting_aside(counts, gold) if s == DEALER else hands.is_ready(counts, gold)
+            if ready:
                 options.append([ROB_GOLD, None])
             if options:
                 seats.append({"seat": s, "options": options, "answer": None})
@@ -363,17 +367,19 @@ class Zhangzhou(Variant):
         return True
 
     # ---------------------------------------------------------------- special wins
-    def _dealer_may_rob(self, hand: Hand, seat: int) -> str | None:
+    def _rob_gold_refusal(self, hand: Hand, seat: int) -> str:
+        """Why ``seat`` may not 抢金 now (it is only ever an answer to the 抢金 prompt)."""
         ex = hand.extra
-        if seat != DEALER:
-            return "抢金 is decided before play: only when you are asked"
-        if hand.turn_kind != BY_DEAL or hand.players[DEALER].discards:
-            return "抢金 is only possible before the dealer's first discard"
+        counts = hand.players[seat].counts
         if hand.wall.taken[ex["gold_pos"]]:
             return "the flipped 金 is no longer in the wall"
-        if not hands.ready_after_setting_aside(hand.players[DEALER].counts, ex["gold"]):
+        if any(p.discards for p in hand.players) or hand.turn_kind != BY_DEAL:
+            return "抢金 is only possible before play, when you are asked"
+        if seat == DEALER and not hands.ready_after_setting_aside(counts, ex["gold"]):
             return "抢金 needs 16 of your 17 tiles to be 听牌"
-        return None
+        if seat != DEALER and not hands.is_ready(counts, ex["gold"]):
+            return "抢金 needs your 16 tiles to be 听牌"
+        return "抢金 is decided before play: only when you are asked, and you have answered"
 
     def _rob_gold(self, hand: Hand, seat: int, events: list[Event]) -> None:
         """Take the face-up gold into hand and win (the dealer sets one tile aside first)."""
@@ -495,11 +501,6 @@ class Zhangzhou(Variant):
     def can_draw(self, hand: Hand) -> bool:
         return live(hand) > 0
 
-    def extra_own_turn_actions(self, hand: Hand, seat: int) -> list[Action]:
-        if hand.turn_kind == BY_DEAL and self._dealer_may_rob(hand, seat) is None:
-            return [Action(seat, ROB_GOLD)]
-        return []
-
     def extra_refusal(self, hand: Hand, action: Action) -> str | None:
         kind = action.kind
         prompt = self.prompt(hand)
@@ -507,7 +508,7 @@ class Zhangzhou(Variant):
             offered = " or ".join(sorted({a.kind for a in prompt[action.seat]}))
             pr = hand.extra["prompt"]
             if kind == ROB_GOLD:
-                return "抢金 needs your 16 tiles to be 听牌"
+                return self._rob_gold_refusal(hand, action.seat)
             if kind == WIN and pr["kind"] == ROB_GOLD:
                 return "三金倒 needs three 金"
             if pr["kind"] == ROB_KONG:
@@ -516,14 +517,10 @@ class Zhangzhou(Variant):
         if kind == ROB_GOLD:
             if action.tile is not None:
                 return "抢金 names no tile"
-            return self._dealer_may_rob(hand, action.seat)
+            return self._rob_gold_refusal(hand, action.seat)
         if kind == ROB_KONG:
             return "a concealed kong may only be guessed when you are asked, before your own draw"
         return f"unknown action {kind!r}"
-
-    def apply_extra(self, hand: Hand, action: Action, events: list[Event]) -> None:
-        assert action.kind == ROB_GOLD
-        self._rob_gold(hand, action.seat, events)
 
     # --------------------------------------------------------------------- wins
     def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
@@ -559,7 +556,7 @@ class Zhangzhou(Variant):
         cands: list[tuple[int, str]] = []
         if ex.get("triple_you") == ctx.seat:
             cands.append((opts["k_triple_you"], "you_triple"))
-        elif shaped and self._you_draw(ctx, gold):
+        elif shaped and int(p.flags.get(YOU, 0)) >= 1 and self._you_draw(ctx, gold):
             if int(p.flags.get(YOU, 0)) >= 2:
                 cands.append((opts["k_double_you"], "you_double"))
             else:
@@ -579,9 +576,12 @@ class Zhangzhou(Variant):
 
     @staticmethod
     def _you_draw(ctx: WinContext, gold: Tile) -> bool:
-        """游金: before this draw the hand was five melds and a lone gold, and the tile drawn is an
+        """游金's draw: before it the hand was five melds and a lone gold, and the tile drawn is an
         ordinary one (摸进一张普通牌).  A drawn gold instead wins as plain 自摸 (SPEC D3.4.10), is
-        thrown for 双游, or ends a 双游 as 三游."""
+        thrown for 双游, or ends a 双游 as 三游.
+
+        The shape alone is not 游: the player must have entered it by a discard (flag ``YOU``,
+        set in ``after_discard``), see there."""
         drawn = ctx.tile
         if drawn is None or drawn == gold or ctx.turn_kind not in (BY_DRAW, BY_REPLACEMENT):
             return False
@@ -626,8 +626,14 @@ class Zhangzhou(Variant):
         p = hand.players[seat]
         gold = ex["gold"]
         old = int(p.flags.get(YOU, 0))
-        # Five melds and a lone gold wait for any tile (游金).  Throwing a gold to get there
-        # (the drawn one in 单游, or one of a gold pair) is 双游.
+        # Five melds and a lone gold wait for any tile (游金).  The text enters 游 by a discard:
+        # the pair is the gold and an ordinary tile, "把普通牌打出" (throw the ordinary one), so
+        # a discard that leaves this shape is that throw (the 17 tiles before it were five melds
+        # and the pair gold + the thrown tile), whether the 17th tile came by a draw or by a
+        # claim (a chow or pung, then this discard): both count.  A hand that only lies in the
+        # shape (dealt so, or reached by a kong's replacement) has thrown nothing, and its
+        # winning draw is plain 自摸.  Throwing a gold to get there (the drawn one in 单游, or
+        # one of a gold pair) is 双游.
         level = (2 if tile == gold else max(old, 1)) if hands.you_shape(p.counts, gold) else 0
         if level != old:
             p.flags[YOU] = level

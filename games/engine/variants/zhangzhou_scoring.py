@@ -5,14 +5,16 @@ each loser pays the winner ``(底分 + W) × K × R`` where ``W`` is the winner'
 花分+杠分, ``K`` the win type's multiplier and ``R`` the dealer-streak factor on
 payments between the dealer and another player.  The side scores are settled
 apart: 分饼 (the dealer paid the followers during the hand) and the losers'
-花分/杠分 among themselves, pairwise.  Every payment goes through a Ledger, so
+花分/杠分 among themselves, pairwise; under 承包 and 诈胡 one seat pays some of them
+instead (:class:`Liable`).  Every payment goes through a Ledger, so
 the hand is zero-sum by construction.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.engine.scoring import Ledger, others
 from games.engine.state import BreakdownItem, Result, seat_name
@@ -52,36 +54,60 @@ def fenbing_each(hand: Hand) -> int:
     return int(hand.options["base"]) * ((1 << rounds) - 1)
 
 
-def _fenbing(hand: Hand, total: Ledger, payer_for: dict[int, int]) -> BreakdownItem | None:
+class Liable(NamedTuple):
+    """Who pays the side scores instead of the seat that owes them: ``payer_for[payee]`` pays
+    whatever anyone owes ``payee`` (nothing when that is ``payee`` itself), and ``note`` says why.
+
+    承包 (the final round's discarder for the winner) and 诈胡 (the wrong guesser for everyone)
+    read "所有的分包括当局的杠分和分饼等其他所有要支付的分" the same way."""
+
+    payer_for: Mapping[int, int]
+    note: str
+
+
+NOBODY = Liable({}, "")
+
+
+def _pay(ledgers: tuple[Ledger, ...], payer: int, payee: int, amount: int, liable: Liable) -> bool:
+    """Book one side payment, made by whoever is liable for it; True if someone else paid it."""
+    actual = liable.payer_for.get(payee, payer)
+    if actual != payee:
+        for ledger in ledgers:
+            ledger.pay(actual, payee, amount)
+    return actual != payer
+
+
+def _fenbing(hand: Hand, total: Ledger, liable: Liable) -> BreakdownItem | None:
     each = fenbing_each(hand)
     if not each:
         return None
     rounds = int(hand.extra["fenbing"][0])
     item = Ledger()
+    moved = False
     for s in others(DEALER):
-        payer = payer_for.get(s, DEALER)
-        for ledger in (item, total):
-            ledger.pay(payer, s, each)
+        moved |= _pay((item, total), DEALER, s, each, liable)
     detail = f"{rounds} round(s) followed: the dealer pays each other player {each}"
-    if payer_for:
-        detail += "; 承包: the discarder pays the winner's share"
+    if moved:
+        detail += f"; {liable.note}"
     return BreakdownItem("fenbing", "分饼", rounds, detail, payments=item.named())
 
 
-def _pairwise(hand: Hand, seats: list[int], total: Ledger) -> BreakdownItem | None:
+def _pairwise(hand: Hand, seats: list[int], total: Ledger, liable: Liable) -> BreakdownItem | None:
     """花分/杠分 among ``seats``: each pair settles the difference of their points."""
     base = hand.options["base"]
     pts = {s: points(hand.players[s]) for s in seats}
     item = Ledger()
+    moved = False
     for a, b in combinations(seats, 2):
         diff = pts[b] - pts[a]
         if diff:
             payer, payee = (a, b) if diff > 0 else (b, a)
-            for ledger in (item, total):
-                ledger.pay(payer, payee, abs(diff) * base)
+            moved |= _pay((item, total), payer, payee, abs(diff) * base, liable)
     if not any(item.deltas):
         return None
     detail = ", ".join(f"{seat_name(s)} {pts[s]}" for s in seats)
+    if moved:
+        detail += f"; {liable.note}"
     return BreakdownItem("flower_kong_points", "花分/杠分", sum(pts.values()), detail, payments=item.named())
 
 
@@ -124,10 +150,10 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
     items.append(BreakdownItem("hand", "和牌", k, formula, payments=main.named()))
     if contract:
         items.append(BreakdownItem("contract", "承包", 1, "the final round's discarder pays everything owed"))
-    payer_for: dict[int, int] = {}
-    if contract and ctx.from_seat is not None and winner != DEALER:
-        payer_for[winner] = ctx.from_seat
-    for extra in (_fenbing(hand, total, payer_for), _pairwise(hand, others(winner), total)):
+    liable = NOBODY
+    if contract and ctx.from_seat is not None:
+        liable = Liable({winner: ctx.from_seat}, "承包: the discarder pays the winner's share")
+    for extra in (_fenbing(hand, total, liable), _pairwise(hand, others(winner), total, liable)):
         if extra is not None:
             items.append(extra)
     return Result(
@@ -145,17 +171,24 @@ def settle_draw(hand: Hand) -> Result:
     """和局: all four settle 花分/杠分 pairwise; 分饼 already paid stands."""
     total = Ledger()
     items = [BreakdownItem("exhaustive_draw", "和局", 0, "no winner: the dealer deals again (臭庄)")]
-    for extra in (_fenbing(hand, total, {}), _pairwise(hand, [0, 1, 2, 3], total)):
+    for extra in (_fenbing(hand, total, NOBODY), _pairwise(hand, [0, 1, 2, 3], total, NOBODY)):
         if extra is not None:
             items.append(extra)
     return Result(status="draw", deltas=total.deltas, breakdown=items)
 
 
 def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, Any]) -> Result:
-    """诈胡: the claimant pays every other player as if that player had won by self-draw.
+    """诈胡: "按自摸赔三家(包括当局的杠分和分饼等其他所有要支付的分)".
 
-    SPEC D3: ``(底分 + W_P) × K(自摸) × R(P, claimant)`` to each P; this replaces the
-    losers' 花分/杠分 settlement, and 分饼 already paid stands.
+    SPEC D3: the claimant pays each other player P ``(底分 + W_P) × K(自摸) × R(P, claimant)``
+    as if P had won by self-draw, and every other payment of the hand that someone owes is paid
+    by the claimant instead — the same reading as 承包 (nobody but the claimant pays).
+
+    Each P is scored as a self-drawing winner, so P's 花分/杠分 are already inside that share
+    (W_P: "赢家的花分，杠分在计分里直接统计") and a winner takes no part in the losers' pairwise
+    settlement: with all three as winners that settlement is replaced, not paid a second time
+    (SPEC: "this replaces the losers' 花杠分 settlement").  What is left for the claimant to take
+    over is 分饼: the dealer's payments for followed discards.
     """
     opts = hand.options
     base = opts["base"]
@@ -168,17 +201,19 @@ def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, An
         for ledger in (main, total):
             ledger.pay(claimant, p, amount)
     shown = ", ".join(f"{seat} {tiles}" for seat, tiles in actual.items()) or "none"
+    name = seat_name(claimant)
     items = [
         BreakdownItem(
             "false_win",
             "诈胡",
             k,
-            f"{seat_name(claimant)} guessed {guess} (the concealed kongs: {shown}) and pays each other "
-            f"player (底分 + W) × {k} × R",
+            f"{name} guessed {guess} (the concealed kongs: {shown}) and pays each other "
+            f"player (底分 + W) × {k} × R, and the 分饼 of the hand",
             payments=main.named(),
         )
     ]
-    fen = _fenbing(hand, total, {})
-    if fen is not None:
-        items.append(fen)
+    liable = Liable(dict.fromkeys(range(4), claimant), f"诈胡: {name} pays it")
+    extra = _fenbing(hand, total, liable)
+    if extra is not None:
+        items.append(extra)
     return Result(status="draw", deltas=total.deltas, breakdown=items, win_kind="false_win")
