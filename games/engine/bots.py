@@ -219,21 +219,33 @@ class GreedyBot:
         never counts on the shape alone to be read as 游.
 
         In 游 (the public YOU flag set by that discard) a plain discard win (K 1) is passed
-        for the same reason; 抢杠胡 is still taken (a WIN offered on an added kong).
+        for the same reason, and so is every chow or pung; 抢杠胡 is still taken (a WIN
+        offered on an added kong).
         """
         p = hand.players[seat]
         if zhangzhou_live(hand) <= YOU_MIN_LIVE:
             return None
         level = int(p.flags.get(YOU, 0))
+        gold: Tile = hand.extra["gold"]
         if hand.phase == CLAIM:
             w = hand.window
-            if level and w is not None and w.kind == ON_DISCARD and Action(seat, WIN) in acts:
-                pass_ = Action(seat, PASS)
-                return pass_ if pass_ in acts else None
-            return None
+            pass_ = Action(seat, PASS)
+            if not level or w is None or w.kind != ON_DISCARD or pass_ not in acts:
+                return None
+            # A chow or pung would only break the lone 金 up (once a passed win has barred
+            # discard wins, 先弃后和, the shanten count takes them for progress); a kong that
+            # keeps the shape is a free replacement draw, which wins at once.
+            counts = list(p.counts)
+            for a in acts:
+                if a.kind == KONG and a.tile is not None:
+                    counts[a.tile] -= 3
+                    keeps = zhangzhou_hands.you_shape(counts, gold)
+                    counts[a.tile] += 3
+                    if keeps:
+                        return a
+            return pass_
         if Action(seat, WIN) not in acts:
             return None  # five melds, a 金 and any tile always win: no 游 chance without a win
-        gold: Tile = hand.extra["gold"]
         if level and p.drawn is not None and p.drawn != gold:
             return None  # the win on this draw is the 游金 itself: take it
         counts = list(p.counts)
