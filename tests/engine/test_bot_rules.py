@@ -169,6 +169,29 @@ def test_in_you_a_discard_win_is_passed_but_a_robbed_kong_is_not() -> None:
     assert choice(hand, 1) == Action(1, WIN)
 
 
+def in_you_facing(wall: str, discards: Sequence[int]) -> Hand:
+    """S entered 单游 and passed a win before (先弃后和 bars discard wins); ``discards`` name the
+    seats that then throw the tile they draw, the last one's discard being open to claims."""
+    hand = you_hand(wall)
+    hand.apply(Action(1, DISCARD, tile=T("C")))
+    hand.players[1].flags["passed_win"] = True
+    for seat in discards:
+        if hand.phase == CLAIM:
+            scenario.close_window(hand)
+        hand.apply(Action(seat, DISCARD, tile=hand.players[seat].drawn))
+    assert hand.phase == CLAIM and Action(1, WIN) not in hand.legal_actions(1)
+    return hand
+
+
+def test_in_you_a_chow_is_passed_and_a_kong_that_keeps_the_shape_is_made() -> None:
+    hand = in_you_facing("4s 2p 2p 9m", [2, 3, 0])  # E throws 9m: S could chow 78m + 9m
+    assert any(a.kind == "chow" for a in hand.legal_actions(1))
+    assert choice(hand, 1) == Action(1, PASS)
+    hand = in_you_facing("4s 1s", [2])  # W throws 1s: S holds 111s
+    assert Action(1, "pung") in hand.legal_actions(1)
+    assert choice(hand, 1) == Action(1, "kong", tile=T("1s"))  # its replacement draw wins 游金
+
+
 # ----------------------------------------------------------------------------------- 抢暗杠
 def kong_prompt(w: str) -> Hand:
     """E konged 4s (concealed); W is asked before its draw."""
@@ -244,7 +267,7 @@ class Recorder:
         notes: list[tuple[str, bool]] = []
         if ROB_GOLD in kinds and WIN not in kinds:
             notes.append(("rob_gold", chosen.kind == ROB_GOLD))
-        if READY in kinds:
+        if READY in kinds and WIN not in kinds:  # a win comes before any declaration
             notes.append(("ready", chosen.kind == READY))
         if ROB_KONG in kinds:
             notes.append(("rob_concealed_kong_question", chosen.kind == ROB_KONG))
