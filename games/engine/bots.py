@@ -46,9 +46,10 @@ MEMO_LIMIT = 20_000
 # second round of margin for the replacement draws of flowers and kongs in between.
 YOU_MIN_LIVE: Final = 8
 # 抢暗杠 (漳州): guess only when the chance that the guessed kind is one of the others'
-# concealed kongs is at least NUM / DEN.  A right guess is paid like a 抢杠胡 (K 1 × 2 by
-# all three), a wrong one (诈胡) costs about as much the other way plus every 杠分 and 分饼
-# of the hand, so an even bet already loses against simply playing on: ask for 2 in 3.
+# concealed kongs is at least NUM / DEN.  A right guess is paid like a 抢杠胡: (1 + W) × 2
+# by each of three, 6 底分 for a guesser with no 花杠分.  A wrong one (诈胡) pays each other
+# player a self-draw, (1 + W_P) × 2, and the kong's owner has W_P >= 2: at least 10 底分.
+# Break-even is near 3 in 5 before counting what simply playing on is worth: ask for 2 in 3.
 GUESS_MIN_CHANCE: Final = (2, 3)
 
 
