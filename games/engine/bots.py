@@ -10,6 +10,12 @@ win and every kong, which is most of the engine's per-turn cost.
 ``shapes.shanten`` with the variant's wilds kept apart as jokers.  It is meant
 to finish hands quickly and plausibly, not to play well: it ignores scoring,
 defence and what the others discard.
+
+It does take the rule sets' own options where they pay (each choice is argued
+where it is made): 漳州's 抢金, 游金 (单游 / 双游) and 抢暗杠 guesses, 东北's 报听,
+and every win offered, 抢杠胡 included.  Like a person at the table it reads
+only what its seat may see: its own tiles and flags, the ponds, the open melds,
+face-up wall tiles and the rule set's public state (the 金, the tiles left).
 """
 
 from __future__ import annotations
@@ -19,14 +25,32 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final, Protocol
 
 from games.engine import shapes
-from games.engine.state import CHOW, DISCARD, KONG, PASS, PUNG, WIN, Action
+from games.engine.hand import CLAIM, ON_DISCARD
+from games.engine.state import CHOW, DISCARD, KONG, KONG_CONCEALED, PASS, PUNG, WIN, Action
 from games.engine.tiles import NUM_KINDS, Tile
+from games.engine.variants import zhangzhou_hands
+from games.engine.variants.dongbei_scoring import READY
+from games.engine.variants.zhangzhou import ROB_GOLD, ROB_KONG, YOU, Zhangzhou
+from games.engine.variants.zhangzhou import live as zhangzhou_live
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand
 
 # Shanten answers a GreedyBot remembers; hands repeat within a hand far more than across hands.
 MEMO_LIMIT = 20_000
+
+# 游金 (漳州): enter 游, or stay in it rather than take a smaller win, only while more than
+# this many drawable tiles are left.  Once in 游 the very next own draw wins (any ordinary
+# tile completes the lone 金's pair; a flower is replaced), so the bet is one round of the
+# table.  The engine's final round is the last 4 tiles (each player's last draw); 8 leaves a
+# second round of margin for the replacement draws of flowers and kongs in between.
+YOU_MIN_LIVE: Final = 8
+# 抢暗杠 (漳州): guess only when the chance that the guessed kind is one of the others'
+# concealed kongs is at least NUM / DEN.  A right guess is paid like a 抢杠胡: (1 + W) × 2
+# by each of three, 6 底分 for a guesser with no 花杠分.  A wrong one (诈胡) pays each other
+# player a self-draw, (1 + W_P) × 2, and the kong's owner has W_P >= 2: at least 10 底分.
+# Break-even is near 3 in 5 before counting what simply playing on is worth: ask for 2 in 3.
+GUESS_MIN_CHANCE: Final = (2, 3)
 
 
 class Bot(Protocol):
@@ -93,6 +117,24 @@ def connectivity(counts: Sequence[int], t: Tile) -> int:
     return score
 
 
+def seen_counts(hand: Hand, seat: int) -> list[int]:
+    """How many of each kind ``seat`` can see: its own tiles and melds, every pond, the others'
+    open melds and the face-up wall tiles (never another's concealed kong or hand)."""
+    seen = [0] * NUM_KINDS
+    tiles: list[Tile] = list(hand.players[seat].hand)
+    for s, p in enumerate(hand.players):
+        claimed = set(p.claimed_discards)  # those lie in the claimer's meld: counted there
+        tiles.extend(t for i, t in enumerate(p.discards) if i not in claimed)
+        for m in p.melds:
+            if s == seat or m.kind != KONG_CONCEALED:
+                tiles.extend(m.tiles)
+    tiles.extend(hand.wall.face_up_tiles())
+    for t in tiles:
+        if t < NUM_KINDS:
+            seen[t] += 1
+    return seen
+
+
 class GreedyBot:
     """Wins when it can, claims only to lower its shanten, discards to keep shanten lowest.
 
@@ -108,14 +150,26 @@ class GreedyBot:
         acts = legal if legal is not None else hand.legal_actions(seat)
         if not acts:
             raise ValueError(f"seat {seat} has no legal action to choose from")
+        if hand.variant.key == Zhangzhou.key:
+            you = self._you(hand, seat, acts)
+            if you is not None:
+                return you
         for a in acts:
+            # Every win is taken: a discard, a self-draw, 三金倒 and 抢杠胡 (the claim window
+            # an added kong opens offers it as a plain WIN) alike.
             if a.kind == WIN:
+                return a
+        for a in acts:
+            # 抢金 is a win too (K 2, as a self-draw), asked once before play: take it.
+            if a.kind == ROB_GOLD:
                 return a
         wilds = hand.wilds()
         counts, n_wilds = split_counts(hand.players[seat].hand, wilds)
         discards: list[Action] = []
         claims: list[Action] = []
         kongs: list[Action] = []
+        readies: list[Action] = []
+        guesses: list[Action] = []
         fallback: Action | None = None
         for a in acts:
             if a.kind == DISCARD:
@@ -124,12 +178,23 @@ class GreedyBot:
                 kongs.append(a)
             elif a.kind in (CHOW, PUNG):
                 claims.append(a)
+            elif a.kind == READY:
+                readies.append(a)
+            elif a.kind == ROB_KONG:
+                guesses.append(a)
             elif a.kind == PASS:
                 fallback = a
+        if guesses:
+            guess = self._guess_concealed_kong(hand, seat, guesses)
+            if guess is not None:
+                return guess
         if discards:
             discard, after = self._best_discard(discards, counts, n_wilds, wilds, rng)
             kong = self._own_kong(kongs, counts, n_wilds, wilds, discard, after)
-            return kong if kong is not None else discard
+            if kong is not None:
+                return kong
+            ready = self._ready(readies, counts, n_wilds, wilds, discard, after)
+            return ready if ready is not None else discard
         # A claim window: take the claim that lowers shanten most, else pass.
         tile = hand.window.tile if hand.window is not None else None
         best = self._best_claim(claims + kongs, counts, n_wilds, wilds, tile)
@@ -137,8 +202,146 @@ class GreedyBot:
             return best
         if fallback is not None:
             return fallback
-        # Only variant verbs are left (none in the rule sets so far): any legal one will do.
+        # Only variant verbs nobody taught the bot are left: any legal one will do.
         return acts[rng.randrange(len(acts))]
+
+    # ------------------------------------------------------------ rule options
+    @staticmethod
+    def _you(hand: Hand, seat: int, acts: Sequence[Action]) -> Action | None:
+        """漳州 游金: the discard that enters 单游 / 双游 instead of a smaller win, or a pass.
+
+        Five melds, the 金 and one ordinary tile win now as a plain 自摸 (K 2).  Throwing the
+        ordinary tile instead leaves five melds and a lone 金, which any ordinary draw
+        completes as 单游 (K 4); throwing a 金 to get there (the 金 drawn in 单游, or one of a
+        金 pair) is 双游 (K 8), and a 金 drawn in 双游 is 三游 (K 16, the engine's own).  Since
+        the next own draw then wins almost surely, the only risks are another player's win
+        in the round between and the wall running out, so the bot enters 游 whenever more
+        than YOU_MIN_LIVE tiles are left.  It makes the entering discard itself, so it
+        never counts on the shape alone to be read as 游.
+
+        In 游 (the public YOU flag set by that discard) a plain discard win (K 1) is passed
+        for the same reason, and so is every chow or pung; 抢杠胡 is still taken (a WIN
+        offered on an added kong).
+        """
+        p = hand.players[seat]
+        if zhangzhou_live(hand) <= YOU_MIN_LIVE:
+            return None
+        level = int(p.flags.get(YOU, 0))
+        gold: Tile = hand.extra["gold"]
+        if hand.phase == CLAIM:
+            w = hand.window
+            pass_ = Action(seat, PASS)
+            if not level or w is None or w.kind != ON_DISCARD or pass_ not in acts:
+                return None
+            # A chow or pung would only break the lone 金 up (once a passed win has barred
+            # discard wins, 先弃后和, the shanten count takes them for progress); a kong that
+            # keeps the shape is a free replacement draw, which wins at once.
+            counts = list(p.counts)
+            for a in acts:
+                if a.kind == KONG and a.tile is not None:
+                    counts[a.tile] -= 3
+                    keeps = zhangzhou_hands.you_shape(counts, gold)
+                    counts[a.tile] += 3
+                    if keeps:
+                        return a
+            return pass_
+        if Action(seat, WIN) not in acts:
+            return None  # five melds, a 金 and any tile always win: no 游 chance without a win
+        if level and p.drawn is not None and p.drawn != gold:
+            return None  # the win on this draw is the 游金 itself: take it
+        counts = list(p.counts)
+        enter: Action | None = None
+        for a in acts:
+            t = a.tile
+            if a.kind != DISCARD or t is None:
+                continue
+            counts[t] -= 1
+            shaped = zhangzhou_hands.you_shape(counts, gold)
+            counts[t] += 1
+            if shaped:
+                if t == gold:
+                    return a  # 双游 beats 单游
+                enter = enter or a
+        return enter
+
+    @staticmethod
+    def _guess_concealed_kong(hand: Hand, seat: int, guesses: list[Action]) -> Action | None:
+        """漳州 抢暗杠: a guess only when it would win and is a good bet, else ``None`` (pass).
+
+        The guessed kind must complete the bot's hand (a right guess that does not is 诈胡
+        all the same).  The kind of a concealed kong is one of which the seat sees no copy
+        (all four are in the kong); with K concealed kongs among the others and C such kinds,
+        each of them is a kong's with chance K / C.  The bot guesses only at GUESS_MIN_CHANCE
+        or better, and never in 游, where its next draw wins a bigger hand anyway.
+        """
+        p = hand.players[seat]
+        if p.flags.get(YOU):
+            return None
+        kongs = sum(1 for s in range(4) if s != seat for m in hand.players[s].melds if m.kind == KONG_CONCEALED)
+        seen = seen_counts(hand, seat)
+        unseen = [a for a in guesses if a.tile is not None and not seen[a.tile]]
+        num, den = GUESS_MIN_CHANCE
+        if not unseen or kongs * den < num * len(unseen):
+            return None
+        gold: Tile = hand.extra["gold"]
+        counts = list(p.counts)
+        for a in unseen:
+            assert a.tile is not None
+            counts[a.tile] += 1
+            wins = zhangzhou_hands.is_win(counts, gold)
+            counts[a.tile] -= 1
+            if wins:
+                return a
+        return None
+
+    def _ready(
+        self,
+        readies: list[Action],
+        counts: list[int],
+        n_wilds: int,
+        wilds: frozenset[Tile],
+        discard: Action,
+        after_discard: int | None,
+    ) -> Action | None:
+        """东北 报听 with a discard as good as the best plain one, else ``None``.
+
+        报听 adds 1 番 to the player's win and, as a loser, 1 penalty 番 to what they pay;
+        it costs the right to chow, pung or change the hand.  This bot never improves a
+        ready hand's wait anyway (shanten cannot tell waits apart) and a chow or pung cannot
+        lower shanten 0 short of a win, so the lock costs it nothing it would do; and a
+        ready hand wins more often than any one of the three others, whose wins it would pay
+        only a share of, so the doubling is worth more than it risks.  "As good": the
+        declaration's discard leaves a shanten no higher than the best plain discard's (the
+        rule set only offers it on a ready hand, which may be a 七小对 the shanten here,
+        standard shapes only, does not see: then the plain discard is kept).
+        """
+        if not readies:
+            return None
+        if after_discard is None:
+            after_discard = self._after(discard, counts, n_wilds, wilds)
+        best: tuple[int, int, Action] | None = None
+        for a in readies:
+            t = a.tile
+            assert t is not None
+            if t == discard.tile:
+                return a
+            s = self._after(a, counts, n_wilds, wilds)
+            if s <= after_discard:
+                worth = 1000 if t in wilds else connectivity(counts, t)
+                if best is None or (s, worth) < best[:2]:
+                    best = (s, worth, a)
+        return best[2] if best is not None else None
+
+    def _after(self, discard: Action, counts: list[int], n_wilds: int, wilds: frozenset[Tile]) -> int:
+        """The shanten left after ``discard``."""
+        t = discard.tile
+        assert t is not None
+        if t in wilds:
+            return self._shanten(counts, n_wilds - 1)
+        counts[t] -= 1
+        s = self._shanten(counts, n_wilds)
+        counts[t] += 1
+        return s
 
     # ------------------------------------------------------------ own turn
     def _best_discard(

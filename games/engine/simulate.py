@@ -1,8 +1,9 @@
 """Bot self-play: ``python -m games.engine.simulate --variant KEY --hands N --seed S``.
 
 Plays ``N`` real (seeded, not rigged) hands with four bots and prints the
-throughput, how the hands ended, which patterns scored and the average sizes
-of the payments, checking that every hand's deltas sum to zero.  It is both a
+throughput, how the hands ended, which patterns scored, which events happened
+(抢金, 游金 levels, 报听, 抢暗杠 guesses... next to the draws and discards) and the
+average sizes of the payments, checking that every hand's deltas sum to zero.  It is both a
 smoke test of a rule set (a hand that cannot finish, a refused bot action or a
 non zero-sum settlement stops the run) and the engine's speed benchmark for
 whole hands.
@@ -122,14 +123,22 @@ def play_hand(
 
 
 def outcome_of(result: Result) -> str:
-    """One of OUTCOMES (or a variant's own win kind)."""
+    """One of OUTCOMES (or a variant's own win kind, or its own end such as 漳州's ``false_win``)."""
     if result.status != "win":
-        return "exhaustive_draw"
+        return result.win_kind or "exhaustive_draw"
     if result.win_kind in ("discard", "robbing_kong", "self_draw"):
         return result.win_kind
     if result.self_drawn:
         return "self_draw"
     return result.win_kind or "discard"
+
+
+def event_name(event: Event) -> str:
+    """The name an event is counted under: its kind, and for 漳州's ``you`` the level it
+    moved to (``you_1`` entered 单游, ``you_2`` 双游, ``you_0`` left 游)."""
+    if event.kind == "you":
+        return f"you_{event.data.get('level')}"
+    return event.kind
 
 
 @dataclass
@@ -145,6 +154,7 @@ class Stats:
     warmup_seconds: float = 0.0
     outcomes: Counter[str] = field(default_factory=Counter)
     patterns: Counter[str] = field(default_factory=Counter)
+    events: Counter[str] = field(default_factory=Counter)
     abs_delta_total: int = 0
     winner_total: int = 0
     wins: int = 0
@@ -156,6 +166,8 @@ class Stats:
         self.outcomes[outcome_of(r)] += 1
         for item in r.breakdown:
             self.patterns[item.name] += 1
+        for e in played.events:
+            self.events[event_name(e)] += 1
         self.abs_delta_total += sum(abs(d) for d in r.deltas)
         if r.status == "win" and r.winner is not None:
             self.wins += 1
@@ -168,6 +180,7 @@ class Stats:
             "actions": self.actions,
             "outcomes": dict(self.outcomes),
             "patterns": dict(self.patterns),
+            "events": dict(self.events),
             "abs_delta_total": self.abs_delta_total,
             "winner_total": self.winner_total,
             "wins": self.wins,
@@ -179,6 +192,7 @@ class Stats:
         outcomes = {k: self.outcomes.get(k, 0) for k in OUTCOMES}
         outcomes.update({k: v for k, v in self.outcomes.items() if k not in outcomes})
         patterns = sorted(self.patterns.items(), key=lambda kv: (-kv[1], kv[0]))  # most frequent first
+        events = sorted(self.events.items(), key=lambda kv: (-kv[1], kv[0]))
         avg_abs = self.abs_delta_total / (4 * self.hands) if self.hands else 0.0
         avg_win = self.winner_total / self.wins if self.wins else 0.0
         avg_actions = self.actions / self.hands if self.hands else 0.0
@@ -191,6 +205,7 @@ class Stats:
             f"warmup_seconds: {self.warmup_seconds:.3f}",
             "outcomes: " + " ".join(f"{k}={v}" for k, v in outcomes.items()),
             "patterns: " + " ".join(f"{k}={v}" for k, v in patterns),
+            "events: " + " ".join(f"{k}={v}" for k, v in events),
             f"avg_abs_delta: {avg_abs:.4f}",
             f"avg_winner_score: {avg_win:.4f}",
             f"avg_actions: {avg_actions:.1f}",
@@ -217,7 +232,7 @@ def simulate(
     stats.warmup_seconds = time.perf_counter() - start
     start, cpu_start = time.perf_counter(), time.process_time()
     for i in range(hands):
-        stats.add(play_hand(variant, hand_seed(seed, i), bots, trusted=trusted, options=options, keep_events=False))
+        stats.add(play_hand(variant, hand_seed(seed, i), bots, trusted=trusted, options=options))
     stats.seconds = time.perf_counter() - start
     stats.cpu_seconds = time.process_time() - cpu_start
     return stats

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from games.engine.bots import make_bot
-from games.engine.simulate import OUTCOMES, hand_seed, main, play_hand, simulate
-from games.engine.variants import all_variants, get_variant
+from games.engine.simulate import OUTCOMES, hand_seed, main, outcome_of, play_hand, simulate
+from games.engine.state import Result
+from games.engine.variants import VARIANT_MODULES, all_variants, get_variant
 
 V = "zhejiang_caishen"
 VARIANTS = [v.key for v in all_variants()]
@@ -42,6 +43,8 @@ def check_output(fields: dict[str, str], hands: int) -> None:
     assert set(OUTCOMES) <= set(outcomes) and sum(outcomes.values()) == hands
     patterns = pairs(fields["patterns"])
     assert all(n > 0 for n in patterns.values())
+    events = pairs(fields["events"])
+    assert events["hand_end"] == hands and events["discard"] > 0 and all(n > 0 for n in events.values())
     assert float(fields["avg_abs_delta"]) >= 0 and float(fields["avg_actions"]) > 0
     float(fields["avg_winner_score"])
     assert fields["zero_sum"] == f"ok hands={hands}"
@@ -80,6 +83,24 @@ def test_module_runs_from_the_command_line() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     check_output(parse(proc.stdout), 4)
+
+
+def test_a_fresh_process_knows_every_rule_set() -> None:
+    # games.engine.bots imports 漳州's module for its verbs before anything asks the registry,
+    # which once left the registry with that one rule set ("unknown variant 'dongbei'").
+    code = "import games.engine.simulate; from games.engine.variants import all_variants; "
+    code += "print(*[v.key for v in all_variants()])"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert set(proc.stdout.split()) == set(VARIANT_MODULES)
+
+
+def test_a_variant_end_of_its_own_is_its_outcome() -> None:
+    assert outcome_of(Result(status="draw", win_kind="false_win")) == "false_win"  # 漳州 诈胡
+    assert outcome_of(Result(status="draw")) == "exhaustive_draw"
+    assert outcome_of(Result(status="win", winner=1, self_drawn=True, win_kind="you_single")) == "self_draw"
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -8,6 +8,7 @@ import importlib.util
 from games.engine.variants.base import Variant
 
 _REGISTRY: dict[str, Variant] = {}
+_loaded = False
 
 
 def register(variant: Variant) -> Variant:
@@ -23,6 +24,12 @@ VARIANT_MODULES = ("zhejiang_caishen", "zhedong_de", "wenzhou", "zhangzhou", "do
 
 
 def _load() -> None:
+    """Import every rule set once.  Not "while the registry is empty": a module imported
+    directly first (a bot reading one rule set's verbs) registers itself alone."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
     for name in VARIANT_MODULES:
         module = f"games.engine.variants.{name}"
         if importlib.util.find_spec(module) is not None:
@@ -30,8 +37,7 @@ def _load() -> None:
 
 
 def get_variant(key: str) -> Variant:
-    if not _REGISTRY:
-        _load()
+    _load()
     try:
         return _REGISTRY[key]
     except KeyError:
@@ -39,6 +45,5 @@ def get_variant(key: str) -> Variant:
 
 
 def all_variants() -> list[Variant]:
-    if not _REGISTRY:
-        _load()
+    _load()
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
