@@ -92,7 +92,7 @@ def test_a_non_dealer_robs_the_gold_when_asked() -> None:
     assert choice(hand, 1) == Action(1, ROB_GOLD)
 
 
-def test_the_dealer_robs_the_gold_on_the_first_turn() -> None:
+def test_the_dealer_robs_the_gold_when_asked_before_the_first_discard() -> None:
     hand = after(ZZ, table({"E": ROB + " 9m"}, flipped="9s"), [], flipped="9s")
     assert Action(0, ROB_GOLD) in hand.legal_actions(0)
     assert choice(hand, 0) == Action(0, ROB_GOLD)
