@@ -37,6 +37,7 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from games import fanout, services, timers
+from games.deltas import apply_delta, state_of
 from games.engine.bots import GreedyBot
 from games.engine.hand import CLAIM
 from games.engine.state import PASS
@@ -188,6 +189,7 @@ def _play_match(
     decided: set[tuple[int, int, int]] = set()  # (hand, seq, chair) already scheduled
     armed: set[tuple[int, int, datetime]] = set()  # deadlines already on the agenda
     open_window: dict[str, Any] | None = None
+    held: dict[str, Any] | None = None  # the observer's state, as its v2 client holds it
     for _ in range(200_000):
         table.refresh_from_db()
         if table.status != Table.PLAYING or len(result.windows) >= wanted:
@@ -201,7 +203,9 @@ def _play_match(
             if to != group or message.get("type") != "table.frame":
                 continue  # (a table change makes the socket re-read a snapshot: no timing news)
             frame = json.loads(message["text"])
-            open_window = _observe(frame, at, row, observer, open_window, result)
+            held, whole = _as_client_holds(held, frame)
+            if whole is not None:
+                open_window = _observe(whole, at, row, observer, open_window, result)
         engine = services._decoded(row) if row.status == Hand.PLAYING else None
         if engine is not None:
             for chair in range(4):
@@ -243,6 +247,20 @@ def _play_match(
         command = {k: v for k, v in choice.to_json().items() if k != "seat"}
         with contextlib.suppress(services.Refused):
             services.submit(row.pk, people[who], command, seq)
+
+
+def _as_client_holds(
+    held: dict[str, Any] | None, frame: dict[str, Any]
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """A frame as the browser makes it whole (protocol v2, static/js/net.js): (the state now
+    held, the whole frame to look at; None for a delta that does not chain — none should here)."""
+    if frame.get("type") != "delta":
+        return state_of(frame), frame
+    hand = (held or {}).get("hand") or {}
+    if held is None or hand.get("id") != frame["hand_id"] or hand.get("seq") != frame["base"]:
+        return held, None
+    held = apply_delta(held, frame)
+    return held, {**held, "type": "update", "seq": frame["seq"], "events": frame.get("events", [])}
 
 
 def _observe(

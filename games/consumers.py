@@ -11,6 +11,7 @@ import json
 import logging
 import time
 from typing import Any, Literal
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -18,7 +19,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from games import services, spectating
+from games.deltas import apply_delta, state_of
 from games.fanout import public_group, seat_group, seat_holder, table_changed
+from games.frame_cache import HISTORY, Received
 from games.models import Seat, Table
 from games.timers import IN_PROCESS, backend_name
 from mahjong_platform.jsonlimits import JSONLimitError, loads_bounded
@@ -26,10 +29,12 @@ from mahjong_platform.jsonlimits import JSONLimitError, loads_bounded
 CLOSE_FORBIDDEN = 4403  # a private table this socket's user may not open
 CLOSE_NOT_FOUND = 4404  # no such table
 CLOSE_SILENT = 4408  # nothing heard from the client past CAISHEN_SOCKET_IDLE_SECONDS
+CLOSE_BAD_VERSION = 4426  # a protocol version this server does not speak ("upgrade required")
 MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
 # A seated ping that finds the hand ahead of this socket waits this long for the step's frame,
 # which is usually on its way through the channel layer, before paying for a full snapshot.
 PING_GRACE_SECONDS = 1.0
+PROTOCOL_VERSIONS = (1, 2)  # ?v=2: delta frames with catch-up; none or v=1: whole frames (docs/protocol.md)
 
 log = logging.getLogger("caishen.table")
 
@@ -58,6 +63,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     recheck: asyncio.Task[None] | None = None  # a snapshot after a frame for another reader
     last_heard: float = 0.0  # time.monotonic() of the client's last message (or the connect)
     idle_check: asyncio.TimerHandle | None = None
+    version: int = 1  # the protocol the client asked for (?v=2)
+    # v1 sockets only: the state this socket's client holds, so that a delta frame can be turned
+    # into the whole update frame v1 promises (done here, per v1 socket; v2 clients apply it).
+    v1_state: dict[str, Any] | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels runs close_old_connections() before every message: a hop to the process's one
@@ -75,6 +84,27 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        query = parse_qs((self.scope.get("query_string") or b"").decode("latin-1"))
+        self.version, since = _version_and_since(query)
+        if self.version not in PROTOCOL_VERSIONS:
+            await self.accept()
+            await self.send_json(
+                {"type": "error", "reason": f"protocol version {self.version} is not spoken here: use v=2"}
+            )
+            await self.close(code=CLOSE_BAD_VERSION)
+            return
+        if since is not None and self.version >= 2:
+            caught = await database_sync_to_async(self._read_catch_up)(since)
+            if caught is not None:
+                where, catch_up, current = caught
+                await self.accept()
+                await self._follow(where)
+                for text in catch_up:
+                    await self.send(text_data=text)
+                self.delivered = max(self.delivered, current)
+                self.last_heard = time.monotonic()
+                self._arm_idle_check(idle_seconds())
+                return
         where, state = await database_sync_to_async(self._read)()
         # Accept first, then refuse with a close code: a socket closed during the handshake gets
         # a bare HTTP 403, and the client could not tell "no such table" (4404) from "private"
@@ -130,6 +160,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return None, None
         delay = self.delay if (self.in_group and self.position is None) else spectating.delay_seconds()
         return None, spectating.spectator_state(table, delay=delay)
+
+    def _read_catch_up(self, since: tuple[int, int]) -> tuple[int, list[str], tuple[int, int]] | None:
+        """A seated v2 client that had the hand at ``since`` (hand id, seq): the frames it missed,
+        from this process's history (games.frame_cache.HISTORY), then the table as it is now.
+        None when that cannot be done (not seated, another hand, the history does not cover the
+        gap): the caller sends a snapshot."""
+        table = services.reads.table_row(self.table_id)
+        if table is None or self.user_id is None:
+            return None
+        seats = services.play.table_seats(table, lock=False)
+        position = services.reads.held_position(seats, self.scope.get("user"))
+        current = services.current_seq(self.table_id)
+        if position is None or current is None or current[0] != since[0]:
+            return None
+        frames = HISTORY.since(seat_group(self.table_id, position), since[0], since[1], self.user_id, current[1])
+        if frames is None:
+            return None
+        table_now = services.reads.table_message(table, seats, position)
+        return position, [*frames, json.dumps(table_now, separators=(",", ":"))], current
 
     async def _follow(self, position: int | None) -> None:
         """Make this socket a reader of ``position`` (the chair its user holds now; None: a
@@ -230,6 +279,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _send_state(self, state: dict[str, Any]) -> None:
         await self.send_json(state)
+        if self.version == 1:
+            self.v1_state = state_of(state)
         hand = state.get("hand") or {}
         if isinstance(hand.get("id"), int) and isinstance(hand.get("seq"), int):
             self.delivered = max(self.delivered, (hand["id"], hand["seq"]))
@@ -303,11 +354,34 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         elif kind == "ping":
             await self.ping(content)
         elif kind == "resync":
-            await (self.send_snapshot() if self.position is not None else self.watcher_sync(resync=True))
+            if self.position is None:
+                await self.watcher_sync(resync=True)
+            elif not await self._catch_up(content):
+                await self.send_snapshot()
         elif kind == "choose":
             await self.choose(content)
         else:
             await self.send_json({"type": "error", "reason": f"unknown message type {_quoted(kind)}"})
+
+    async def _catch_up(self, content: dict[str, Any]) -> bool:
+        """A v2 ``resync`` naming the hand and seq the client holds: the frames it missed, if
+        this process still has them all (else False: the caller sends a snapshot)."""
+        hand_id, seq = content.get("hand"), content.get("seq")
+        if self.version < 2 or not isinstance(hand_id, int) or not isinstance(seq, int) or self.user_id is None:
+            return False
+        if isinstance(hand_id, bool) or isinstance(seq, bool):
+            return False
+        assert self.position is not None
+        current = await database_sync_to_async(services.current_seq)(self.table_id)
+        if current is None or current[0] != hand_id:
+            return False
+        frames = HISTORY.since(seat_group(self.table_id, self.position), hand_id, seq, self.user_id, current[1])
+        if frames is None:
+            return False
+        for text in frames:
+            await self.send(text_data=text)
+        self.delivered = max(self.delivered, current)
+        return True
 
     async def act(self, content: dict[str, Any]) -> None:
         if self.position is None:
@@ -462,10 +536,34 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         text = event["text"] if "text" in event else json.dumps(event["frame"])
         if "seq" in event and self.position is not None:
             self.delivered = max(self.delivered, (event["hand"], event["seq"]))
+            # Kept for catch-up (each socket of the group hands it in; kept once per step).
+            HISTORY.record(
+                self.group, Received(event["hand"], event["seq"], event.get("base"), text, event.get("reader"))
+            )
         if self.position is None and self.delay > 0:
-            self._later(self._send_text, text)  # spectators see play late
+            self._later(self._forward, text, event.get("base"))  # spectators see play late
             return
-        await self.send(text_data=text)
+        await self._forward(text, event.get("base"))
+
+    async def _forward(self, text: str, base: int | None) -> None:
+        """Send a frame: as is to a v2 client; to a v1 client a delta becomes the whole update."""
+        if self.version >= 2:
+            await self.send(text_data=text)
+            return
+        frame = json.loads(text)
+        if frame.get("type") != "delta":
+            self.v1_state = state_of(frame)
+            await self.send(text_data=text)
+            return
+        held = (self.v1_state or {}).get("hand") or {}
+        if held.get("id") != frame["hand_id"] or held.get("seq") != base:
+            # This socket's state is not the delta's base (a snapshot crossed it, a frame was
+            # dropped): v1 clients are owed whole states, so read one.
+            await (self.send_snapshot() if self.position is not None else self.watcher_sync(resync=True))
+            return
+        assert self.v1_state is not None
+        self.v1_state = apply_delta(self.v1_state, frame)
+        await self.send_json({"type": "update", "seq": frame["seq"], **self.v1_state, "events": frame["events"]})
 
     def _may_read(self, event: dict[str, Any]) -> bool:
         """The send-time check: a seat's frame goes only to a socket reading that chair whose
@@ -489,7 +587,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         if self.position is not None:
-            await self.send_snapshot()
+            # v2: the table and seats only, when the user still holds this chair and the hand is
+            # the one this socket follows (no engine view rendered); else a snapshot, which also
+            # moves the socket where its user stands now.
+            message = await database_sync_to_async(self._table_message)() if self.version >= 2 else None
+            if message is None:
+                await self.send_snapshot()
+            else:
+                await self.send_json(message)
             return
         # A watcher: if the change is that its user sat down, it reads the chair now (its own
         # view is live).  Else it re-reads the public view like a resync — late by the spectator
@@ -502,11 +607,38 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         else:
             await self.watcher_sync(resync=True)
 
+    def _table_message(self) -> dict[str, Any] | None:
+        table = services.reads.table_row(self.table_id)
+        if table is None:
+            return None
+        seats = services.play.table_seats(table, lock=False)
+        if services.reads.held_position(seats, self.scope.get("user")) != self.position:
+            return None
+        current = services.current_seq(self.table_id)
+        if current is None or current[0] != self.delivered[0]:
+            return None
+        assert self.position is not None
+        return services.reads.table_message(table, seats, self.position)
+
     def _holds_a_chair(self) -> bool:
         if self.user_id is None:
             return False
         mine = Seat.objects.filter(table_id=self.table_id, user_id=self.user_id)
         return any(seat_holder(s) == self.user_id for s in mine)  # the one rule: fanout.seat_holder
+
+
+def _version_and_since(query: dict[str, list[str]]) -> tuple[int, tuple[int, int] | None]:
+    """``?v=2&hand=42&seq=17`` -> (2, (42, 17)); no or malformed ``v``: 1; ``since`` only when both
+    numbers are there."""
+    try:
+        version = int(query.get("v", ["1"])[0])
+    except ValueError:
+        version = 0
+    try:
+        since = (int(query["hand"][0]), int(query["seq"][0]))
+    except (KeyError, ValueError, IndexError):
+        since = None
+    return version, since
 
 
 def idle_seconds() -> float:

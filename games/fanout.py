@@ -13,15 +13,19 @@ import json
 import logging
 import os
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import disclosure
+from games.deltas import make_delta, state_of
 from games.engine.hand import Hand as EngineHand
+from games.frame_cache import LAST_STATES
 from games.models import Hand, Seat, Table
 from games.protocol import hand_info, seat_list, table_info
+from games.spectating import delay_seconds as spectator_delay
 from games.spectating import recent_watcher_count
 
 log = logging.getLogger("caishen.fanout")
@@ -52,18 +56,39 @@ def frame_readers(table_id: int, seats: list[Seat]) -> dict[str, tuple[int, int 
     return {seat_group(table_id, s.position): (s.position, seat_holder(s)) for s in seats}
 
 
-def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[Any]) -> dict[str, str]:
-    """One frame per reader, rendered inside the transaction from the state just saved, and
-    serialised once here: every socket of a group gets the same text (no JSON per socket).
+@dataclass
+class StepFrames:
+    """One step's frames, rendered inside the step's transaction and sent after its commit.
 
-    A frame is the reader's snapshot (``render_state``) as an ``update`` with the step's ``seq``
-    and events.  What every reader gets alike — the table, the seats, everything public in the
-    engine's view — is rendered, and the table and seats serialised, once per step, not once per
-    reader (docs/performance.md)."""
+    ``texts``: group -> the frame serialised once (every socket of a group gets the same text);
+    ``bases``: group -> the seq its delta applies to (None: a whole ``update`` frame);
+    ``states``: group -> the reader's whole state after the step, remembered on commit as the
+    base of the next step's delta (games.frame_cache.LAST_STATES)."""
+
+    hand_id: int
+    seq: int
+    texts: dict[str, str] = field(default_factory=dict)
+    bases: dict[str, int | None] = field(default_factory=dict)
+    states: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def remember(self) -> None:
+        for group, state in self.states.items():
+            LAST_STATES.remember(group, self.hand_id, self.seq, state)
+
+
+def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[Any]) -> StepFrames:
+    """One frame per reader, rendered inside the transaction from the state just saved.
+
+    Protocol v2 (docs/protocol.md, games.deltas): when this process rendered the previous step
+    for a reader group, the frame is a ``delta`` from that state; otherwise a whole ``update``
+    (the reader's snapshot with the step's ``seq`` and events).  What every reader gets alike —
+    the table, the seats, everything public in the engine's view — is rendered once per step,
+    not once per reader (docs/performance.md)."""
     table: Table = row.table
     watchers = recent_watcher_count(table.pk)
     about = table_info(table) | {"watchers": watchers}  # watchers: shown to the players
-    shared = f'"table":{_json(about)},"seats":{_json(seat_list(seats))}'  # seats: the step's locked rows
+    seat_rows = seat_list(seats)  # the step's locked rows
+    shared = f'"table":{_json(about)},"seats":{_json(seat_rows)}'  # for whole frames, serialised once
     # Every socket of the public group counts as a watcher (games.spectating): with none, no
     # public frame is rendered.  One who joins meanwhile gets a snapshot after joining, and one
     # missed in the scaled mode (the count is up to a second old) sees a seq gap and resyncs.
@@ -75,18 +100,47 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     # The step that ends a hand asks once whether its secrets may go out (a duplicate deal still
     # played at another table: not yet — games.disclosure); every other step has none to show.
     disclosed = disclosure.may_disclose(row) if engine.ended else True
-    frames: dict[str, str] = {}
+    out = StepFrames(row.pk, row.seq)
+    public_about = about | {"spectator_delay": spectator_delay()} if watchers > 0 else about
     for position, reader in engine_seats.items():
         hand = hand_info(row, engine, position, view=views[reader], disclosed=disclosed)
         own_events = [e.for_seat(reader) for e in events]
         if not disclosed:
             own_events = [disclosure.redact_event(e, seated=position is not None) for e in own_events]
         group = public_group(table.pk) if position is None else seat_group(table.pk, position)
-        frames[group] = (
-            f'{{"type":"update","seq":{row.seq},"you":{_json(position)},{shared},'
-            f'"hand":{_json(hand)},"events":{_json(own_events)}}}'
-        )
-    return frames
+        # Watchers' states say how late they are (games.spectating), their frames too.
+        shown = about if position is not None else public_about
+        state = {"table": shown, "seats": seat_rows, "you": position, "hand": hand}
+        base = LAST_STATES.base(group, row.pk, row.seq - 1)
+        if base is not None:
+            body = make_delta(base, state)
+            out.texts[group] = (
+                f'{{"type":"delta","v":2,"hand_id":{row.pk},"base":{row.seq - 1},"seq":{row.seq},'
+                f"{_json(body)[1:-1]},"
+                f'"events":{_json(own_events)}}}'
+            )
+            out.bases[group] = row.seq - 1
+        else:
+            whole = shared if position is not None else f'"table":{_json(shown)},"seats":{_json(seat_rows)}'
+            out.texts[group] = (
+                f'{{"type":"update","seq":{row.seq},"you":{_json(position)},{whole},'
+                f'"hand":{_json(hand)},"events":{_json(own_events)}}}'
+            )
+            out.bases[group] = None
+        out.states[group] = state
+    return out
+
+
+def kept_answer_frame(row: Hand, position: int, state: dict[str, Any]) -> StepFrames:
+    """The snapshot a seat gets when its answer to a protected claim window is kept (same seq):
+    sent to its group whole, and remembered as that group's base, so the next step's delta
+    takes its ``answered`` away again."""
+    out = StepFrames(row.pk, row.seq)
+    group = seat_group(row.table_id, position)
+    out.texts[group] = _json(state)
+    out.bases[group] = None
+    out.states[group] = state_of(state)
+    return out
 
 
 def _json(value: Any) -> str:
@@ -202,21 +256,26 @@ def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     OUTBOX.put(messages)
 
 
-def send_hand_frames(
-    table_id: int,
-    frames: dict[str, str],
-    hand_id: int,
-    seq: int,
-    readers: dict[str, tuple[int, int | None]],
-) -> None:
-    """``frames``: group -> the frame already serialised (JSON text), forwarded as is by consumers.
-    ``hand``/``seq`` ride along so a consumer knows what it delivered without parsing the text;
-    a seat group's frame names its chair (``seat``) and the only user whose sockets may forward
-    it (``reader``: frame_readers); the public frame has neither."""
+def send_hand_frames(table_id: int, frames: StepFrames, readers: dict[str, tuple[int, int | None]]) -> None:
+    """Remember the step's states (the bases of the next deltas) and hand its frames to the layer.
+
+    Each message carries the serialised text, forwarded as is by consumers, and beside it what a
+    consumer needs without parsing the text: ``hand``/``seq``/``base`` (what it delivers and what
+    a delta applies to), and for a seat group its chair (``seat``) and the only user whose
+    sockets may forward it (``reader``: frame_readers); the public frame has neither."""
+    frames.remember()
     messages = []
-    for group, text in frames.items():
+    for group, text in frames.texts.items():
         seat, reader = readers.get(group, (None, None))
-        message = {"type": "table.frame", "text": text, "hand": hand_id, "seq": seq, "seat": seat, "reader": reader}
+        message = {
+            "type": "table.frame",
+            "text": text,
+            "hand": frames.hand_id,
+            "seq": frames.seq,
+            "base": frames.bases.get(group),
+            "seat": seat,
+            "reader": reader,
+        }
         messages.append((group, message))
     _send_all(messages)
 

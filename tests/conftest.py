@@ -3,3 +3,18 @@
 pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml; engine tests need no database and
 run without one.  Keep this file small: fixtures belong next to the tests that use them.
 """
+
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _forget_frames() -> Iterator[None]:
+    """Each test starts with no remembered frame states or history (games.frame_cache): the
+    database is emptied between tests and hand ids repeat, which never happens in a deployment."""
+    from games.frame_cache import HISTORY, LAST_STATES
+
+    LAST_STATES.clear()
+    HISTORY.clear()
+    yield

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.deltas import apply_delta, state_of
 from games.loadtest.setup import Seat
 
 
@@ -70,6 +71,7 @@ class SeatClient:
         self.acted_on: set[tuple[int, int]] = set()
         self.stopping = False
         self.opened = asyncio.Event()
+        self.state: dict[str, Any] | None = None  # protocol v2: the whole state deltas apply to
 
     async def run(self) -> None:
         import websockets
@@ -78,7 +80,7 @@ class SeatClient:
         for attempt in range(4):  # a busy server drops handshakes it cannot accept in time: retry
             try:
                 async with websockets.connect(
-                    f"{self.url}/ws/table/{self.seat.table}/",
+                    f"{self.url}/ws/table/{self.seat.table}/?v=2",  # as the browser: delta frames
                     origin=Origin(self.origin),
                     additional_headers={"Cookie": f"sessionid={self.seat.cookie}"},
                     compression=None,
@@ -114,6 +116,13 @@ class SeatClient:
         if kind == "refused":
             stats.refused += 1
             return
+        if kind == "delta":
+            whole = self._applied(frame)
+            if whole is None:
+                return
+            frame, kind = whole, "update"
+        elif kind in ("update", "snapshot"):
+            self.state = state_of(frame)
         hand = frame.get("hand")
         if kind not in ("update", "snapshot") or not hand:
             return
@@ -133,6 +142,21 @@ class SeatClient:
         self.acted_on.add(key)
         delay = self.think * (0.5 + self.rng.random())
         asyncio.get_running_loop().call_later(delay, self._act_soon, key, choose(legal))
+
+    def _applied(self, delta: dict[str, Any]) -> dict[str, Any] | None:
+        """A v2 delta as the whole update, as the browser makes it (static/js/net.js); one that
+        does not chain on the state held is a gap: counted, and a resync asks for the rest."""
+        held = (self.state or {}).get("hand") or {}
+        if held.get("id") == delta["hand_id"] and held.get("seq", 0) >= delta["seq"]:
+            return None  # already seen
+        if self.state is None or held.get("id") != delta["hand_id"] or held.get("seq") != delta["base"]:
+            self.stats.gaps += 1
+            if self.ws is not None:
+                message = {"type": "resync", "hand": held.get("id"), "seq": held.get("seq")}
+                asyncio.ensure_future(self.ws.send(json.dumps(message)))
+            return None
+        self.state = apply_delta(self.state, delta)
+        return {**self.state, "type": "update", "seq": delta["seq"], "events": delta.get("events", [])}
 
     def _act_soon(self, key: tuple[int, int], action: dict[str, Any]) -> None:
         if self.stopping or self.latest != key or self.ws is None:

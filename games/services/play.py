@@ -9,7 +9,6 @@ never owns state: a stale or early wake-up changes nothing.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -277,7 +276,7 @@ class _Step:
         # robust: the move is committed; a failing broker or layer afterwards must not skip the
         # other callbacks (clients resync on the gap; the sweepers catch lost timers and settlements).
         engine, seq = self.engine, row.seq
-        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, row.pk, seq, readers), robust=True)
+        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, readers), robust=True)
         transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
@@ -414,13 +413,10 @@ def _keep_answer(step: _Step, seat: Seat) -> None:
     row, engine = step.row, step.engine
     Hand.objects.filter(pk=row.pk).update(window_answers=row.window_answers)
     state = render_state(row.table, step.seats, row, engine, seat.position)
-    group = fanout.seat_group(row.table_id, seat.position)
     readers = fanout.frame_readers(row.table_id, step.seats)
-    text = json.dumps(state, separators=(",", ":"))
+    frames = fanout.kept_answer_frame(row, seat.position, state)
     seq = row.seq
-    transaction.on_commit(
-        lambda: fanout.send_hand_frames(row.table_id, {group: text}, row.pk, seq, readers), robust=True
-    )
+    transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, readers), robust=True)
     transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
     log.info("window answer kept", extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": seq})
 

@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from games import fanout
 from games.models import Hand, Seat, Table
 from games.prepared import PreparedSelect
-from games.protocol import render_state
+from games.protocol import render_state, seat_list, table_info
 from games.services import play
+from games.spectating import watcher_count
 
 _TABLE = PreparedSelect(lambda pk: Table.objects.filter(pk=pk))
 # The snapshot column is read only if the engine cache misses (games.engine_cache).
@@ -66,3 +67,14 @@ def render_for(table: Table, seats: list[Seat], position: int | None) -> dict[st
     row = current_hand(table)
     engine = play._for_reading(row) if row is not None else None
     return render_state(table, seats, row, engine, position)
+
+
+def table_message(table: Table, seats: list[Seat], position: int | None) -> dict[str, Any]:
+    """Protocol v2's ``table`` message: the table and its seats as they are now, without the hand
+    (a seat's connection, readiness, the watchers' count changed; docs/protocol.md)."""
+    return {
+        "type": "table",
+        "table": table_info(table) | {"watchers": watcher_count(table.pk)},
+        "seats": seat_list(seats),
+        "you": position,
+    }

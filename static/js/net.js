@@ -1,12 +1,20 @@
 // The table's connections: the WebSocket of docs/protocol.md and the lobby's REST calls.
 
+import { applyDelta, chains } from "./delta.js";
+
 const HEARTBEAT_MS = 10_000;
+const PROTOCOL = 2; // delta frames with catch-up
+const RESYNC_GAP_MS = 1_000; // at most one catch-up request a second while frames do not chain
 const MAX_BACKOFF_MS = 10_000;
 
 /**
  * One socket per table page, reconnecting with backoff.
  *
- * Tracks the hand's `seq`: an update that skips one asks for a resync, an old one is dropped.
+ * Protocol v2: holds the state of the last frame and applies each `delta` to it, so onFrame
+ * always gets a whole state (an `update` with the step's events, or a `snapshot`).  A delta that
+ * does not chain on the state held (a frame lost or overtaken) asks for the missing frames with
+ * `resync` naming the hand and seq held; a reconnect names them in the URL.  Either way the server
+ * sends the frames it still has, or a snapshot.
  * Callbacks: onFrame(frame) for every state frame to render, onMessage(frame) for the others
  * (refused, error, pong), onStatus(kind, info) for "connecting" | "open" | "retry" | "closed".
  */
@@ -20,6 +28,8 @@ export class TableSocket {
     this.attempts = 0;
     this.handId = null;
     this.seq = null;
+    this.state = null; // the whole state of the last frame (deltas apply to it)
+    this.lastResync = 0;
     this.stopped = false;
     this.retryTimer = null;
     this.heartbeat = setInterval(() => this.send({ type: "ping", seq: this.seq }), HEARTBEAT_MS);
@@ -27,7 +37,9 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}${this.path}`;
+    let query = `v=${PROTOCOL}`;
+    if (this.handId !== null && this.seq !== null) query += `&hand=${this.handId}&seq=${this.seq}`; // catch up
+    return `${scheme}//${location.host}${this.path}?${query}`;
   }
 
   connect() {
@@ -85,23 +97,46 @@ export class TableSocket {
 
   receive(frame) {
     if (frame.type === "snapshot") {
-      this.track(frame);
+      this.hold(frame);
       this.onFrame(frame);
     } else if (frame.type === "update") {
       const hand = frame.hand;
       const seq = frame.seq ?? hand?.seq;
-      if (hand && hand.id === this.handId && this.seq !== null) {
-        if (seq <= this.seq) return; // already seen (a snapshot overtook it)
-        if (seq > this.seq + 1) this.send({ type: "resync" }); // a gap: the snapshot will follow
-      }
-      this.track(frame);
+      if (hand && hand.id === this.handId && this.seq !== null && seq <= this.seq) return; // seen
+      this.hold(frame);
       this.onFrame(frame);
+    } else if (frame.type === "delta") {
+      if (frame.hand_id === this.handId && this.seq !== null && frame.seq <= this.seq) return; // seen
+      if (!chains(this.state, frame)) {
+        this.askForMissing();
+        return;
+      }
+      const state = applyDelta(this.state, frame);
+      const update = { ...state, type: "update", seq: frame.seq, events: frame.events || [] };
+      this.hold(update);
+      this.onFrame(update);
+    } else if (frame.type === "table") {
+      // The table and seats changed (not the hand): the state keeps its hand.
+      if (!this.state) return;
+      const update = { ...this.state, type: "update", table: frame.table, seats: frame.seats, you: frame.you, events: [] };
+      this.state = update;
+      this.onFrame(update);
     } else {
       this.onMessage(frame);
     }
   }
 
-  track(frame) {
+  askForMissing() {
+    const now = Date.now();
+    if (now - this.lastResync < RESYNC_GAP_MS) return;
+    this.lastResync = now;
+    this.send({ type: "resync", hand: this.handId, seq: this.seq });
+  }
+
+  hold(frame) {
+    const { type, events, ...state } = frame;
+    this.state = state;
+    this.lastResync = 0;
     this.handId = frame.hand ? frame.hand.id : null;
     this.seq = frame.hand ? frame.hand.seq : null;
   }

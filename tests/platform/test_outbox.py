@@ -114,12 +114,12 @@ def test_the_public_frame_is_rendered_only_when_someone_watches() -> None:
     table, hand, users = started_rigged("pf")
     seats = list(table.seats.all())
     engine = services._decoded(hand)
-    groups = set(fanout.hand_frames(hand, engine, seats, []))
+    groups = set(fanout.hand_frames(hand, engine, seats, []).texts)
     assert groups == {fanout.seat_group(table.pk, p) for p in range(4)}
     spectating.watcher_joined(table.pk)
-    groups = set(fanout.hand_frames(hand, engine, seats, []))
+    groups = set(fanout.hand_frames(hand, engine, seats, []).texts)
     assert fanout.public_group(table.pk) in groups and len(groups) == 5
-    public = json.loads(fanout.hand_frames(hand, engine, seats, [])[fanout.public_group(table.pk)])
+    public = json.loads(fanout.hand_frames(hand, engine, seats, []).texts[fanout.public_group(table.pk)])
     assert public["you"] is None and public["table"]["watchers"] == 1
 
 
@@ -139,7 +139,7 @@ def test_every_frame_is_its_readers_snapshot_with_the_steps_seq_and_events() -> 
     engine = services._decoded(hand)
     events = engine.apply(Action(0, DISCARD, tile=parse_tile("6s")))  # East's discard opens a window
     events += engine.apply(Action(2, "pass"))  # (private answers stay with their seat)
-    frames = fanout.hand_frames(hand, engine, seats, events)
+    frames = fanout.hand_frames(hand, engine, seats, events).texts  # no base kept: whole frames
     assert len(frames) == 5
     for position in [None, 0, 1, 2, 3]:
         group = fanout.public_group(table.pk) if position is None else fanout.seat_group(table.pk, position)
@@ -147,6 +147,8 @@ def test_every_frame_is_its_readers_snapshot_with_the_steps_seq_and_events() -> 
         expected = render_state(table, seats, hand, engine, position)
         expected.update(type="update", seq=hand.seq, events=[e.for_seat(reader) for e in events])
         expected["table"]["watchers"] = 1
+        if position is None:  # watchers are told how late they see play (games.spectating)
+            expected["table"]["spectator_delay"] = spectating.delay_seconds()
         got = json.loads(frames[group])
         for frame in (got, expected):
             frame["hand"].pop("deadline_in_ms")  # a clock reading
