@@ -22,7 +22,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from games import disclosure
 from games.deltas import make_delta, state_of
 from games.engine.hand import Hand as EngineHand
-from games.frame_cache import LAST_STATES
+from games.frame_cache import HISTORY, LAST_STATES, Received
 from games.models import Hand, Seat, Table
 from games.protocol import hand_info, seat_list, table_info
 from games.spectating import delay_seconds as spectator_delay
@@ -267,6 +267,11 @@ def send_hand_frames(table_id: int, frames: StepFrames, readers: dict[str, tuple
     messages = []
     for group, text in frames.texts.items():
         seat, reader = readers.get(group, (None, None))
+        if seat is not None:
+            # Kept for catch-up here too, not only where the group's sockets receive it: a seat
+            # whose only socket dropped has nobody in the group, and its reconnect comes back to
+            # the writer's process in the embedded mode (games.frame_cache.HISTORY).
+            HISTORY.record(group, Received(frames.hand_id, frames.seq, frames.bases.get(group), text, reader))
         message = {
             "type": "table.frame",
             "text": text,
