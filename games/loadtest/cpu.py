@@ -8,6 +8,8 @@ from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_MARKERS = ("daphne", "celery")
+# A process of the project: the platform's, or the load benchmark's reference server (issue 17).
+PROJECT_MARKERS = ("mahjong_platform", "games.loadtest.reference")
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ def server_processes(exclude: int | None = None, with_services: bool = False) ->
         if not entry.name.isdigit() or int(entry.name) in (exclude, os.getpid()):
             continue
         cmd = _cmdline(int(entry.name))
-        if "mahjong_platform" in cmd and any(m in cmd for m in SERVER_MARKERS) and "bash -c" not in cmd:
+        if any(p in cmd for p in PROJECT_MARKERS) and any(m in cmd for m in SERVER_MARKERS) and "bash -c" not in cmd:
             name = "daphne" if "daphne" in cmd else ("beat" if " beat" in cmd else "celery")
             found.append(Proc(int(entry.name), name))
         elif with_services and cmd.startswith(("postgres", "/usr/lib/postgresql")):

@@ -50,6 +50,19 @@ def start(tag: str) -> None:
             services.set_ready(table.pk, seat.user)
 
 
+def hand_seqs(tag: str) -> dict[int, int]:
+    """Each of the run's hands' ``seq`` now.  Every applied step (a player's action, a timer's,
+    the deal) saves its hand with ``seq + 1`` exactly once (games/services/play.py), so the
+    advance of these between two reads counts the steps applied in between; a hand dealt in
+    between started at 0."""
+    hands = Hand.objects.filter(table__owner__username__startswith=f"lt{tag}_")
+    return dict(hands.values_list("pk", "seq"))
+
+
+def steps_between(before: dict[int, int], after: dict[int, int]) -> int:
+    return sum(seq - before.get(pk, 0) for pk, seq in after.items())
+
+
 def stop(tag: str) -> int:
     """End the run's matches: no deadline is left for timers to fire once the clients are gone."""
     tables = Table.objects.filter(owner__username__startswith=f"lt{tag}_")

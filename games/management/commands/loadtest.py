@@ -2,19 +2,33 @@
 
     python manage.py loadtest --tables 50 --duration 30 --url http://127.0.0.1:8000
     python manage.py loadtest --tables 200 --duration 60 --url http://127.0.0.1:8001 --url http://127.0.0.1:8002
+    python manage.py loadtest --baseline --tables 50 --duration 30
 
 Run it with the server's own environment (DATABASE_URL, REDIS_URL, ...): it creates the accounts
 and tables in the server's database, signs the clients in there, talks to the server only over
 its WebSockets, prints actions per second, the action -> all-four-seats latency (p50/p95/p99) and
 the CPU of the server processes, then aborts its tables and stops by itself.
+
+With ``--baseline`` it starts the servers itself, on 127.0.0.1 with its own environment, one
+after the other: the reference table server (games/loadtest/reference: the same stack, one
+UPDATE and one group send per action), then the real one (mahjong_platform.asgi); it drives
+each with the same client and prints both and the ratio of their CPU per applied step.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import socket
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,8 +36,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.loadtest import setup
 from games.loadtest.client import SeatClient, Stats, percentile
-from games.loadtest.cpu import CpuMeter, server_processes
+from games.loadtest.cpu import CpuMeter, Proc, server_processes
 from mahjong_platform.gc_tuning import tune_for_latency
+
+REFERENCE_APP = "games.loadtest.reference.asgi:application"
+REAL_APP = "mahjong_platform.asgi:application"
 
 
 class Command(BaseCommand):
@@ -37,32 +54,81 @@ class Command(BaseCommand):
         parser.add_argument("--think", type=float, default=1.0, help="mean seconds a client thinks")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
+        parser.add_argument(
+            "--baseline",
+            action="store_true",
+            help="start the reference server, then the real one, here (no --url) and compare their CPU per step",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        tables = int(options["tables"])
+        if tables < 1:
+            raise CommandError("--tables must be at least 1")
+        if options["baseline"]:
+            if options["url"]:
+                raise CommandError("--baseline starts its own servers: no --url")
+            self.baseline(tables, options)
+            return
         urls = [u.rstrip("/") for u in options["url"]] or ["http://127.0.0.1:8000"]
         for url in urls:
             host = urlsplit(url).hostname
             if host not in ("127.0.0.1", "localhost", "::1"):
                 raise CommandError(f"the load test only talks to this machine, not {host}")
-        tables = int(options["tables"])
-        if tables < 1:
-            raise CommandError("--tables must be at least 1")
-        self.stderr.write(f"preparing {tables} tables ({4 * tables} accounts) ...")
-        tag, seats = setup.prepare(tables)
-        # The client's own collector pauses would count as server latency: tuned like the server's.
-        tune_for_latency()
-        try:
-            result = asyncio.run(self.drive(tag, seats, urls, options))
-        finally:
-            setup.stop(tag)
-        result.update({"tables": tables, "urls": urls})
+        result = self.run_once(tables, urls, options, procs=None)
         if options["json"]:
             self.stdout.write(json.dumps(result))
         else:
             self.print_result(result)
 
+    def run_once(
+        self, tables: int, urls: list[str], options: dict[str, Any], procs: list[Proc] | None
+    ) -> dict[str, Any]:
+        """One measured run against ``urls``: fresh tables and accounts, played, then aborted."""
+        self.stderr.write(f"preparing {tables} tables ({4 * tables} accounts) ...")
+        tag, seats = setup.prepare(tables)
+        # The client's own collector pauses would count as server latency: tuned like the server's.
+        tune_for_latency()
+        try:
+            result = asyncio.run(self.drive(tag, seats, urls, options, procs))
+        finally:
+            setup.stop(tag)
+        result.update({"tables": tables, "urls": urls})
+        return result
+
+    def baseline(self, tables: int, options: dict[str, Any]) -> None:
+        """The reference server, then the real one, each started here on a free port of
+        127.0.0.1 with this command's environment (so the same database and channel layer),
+        measured by the same client with the same options; only the daphne started for the run
+        is metered (other daphne processes on the machine are not counted)."""
+        results: dict[str, Any] = {}
+        for name, app in (("reference", REFERENCE_APP), ("real", REAL_APP)):
+            with (
+                tempfile.TemporaryDirectory(prefix="caishen-baseline-") as work,
+                daphne_server(app, Path(work) / "daphne.log") as (pid, url),
+            ):
+                self.stderr.write(f"{name} server: daphne {app} on {url} (pid {pid})")
+                # PostgreSQL and Redis are listed apart, as without --baseline (others may share
+                # them), and only when the settings use them: embedded, they are someone else's.
+                services = [p for p in server_processes(with_services=True) if p.name in used_services()]
+                results[name] = self.run_once(tables, [url], options, procs=[Proc(pid, "daphne"), *services])
+        ref, real = results["reference"], results["real"]
+        results["ratio_per_step"] = _ratio(real["cpu_ms_per_step"], ref["cpu_ms_per_step"])
+        results["ratio_per_action"] = _ratio(real["cpu_ms_per_action"], ref["cpu_ms_per_action"])
+        if options["json"]:
+            self.stdout.write(json.dumps(results))
+            return
+        for name in ("reference", "real"):
+            self.stdout.write(f"{name} server:")
+            self.print_result(results[name])
+        self.print_comparison(results)
+
     async def drive(
-        self, tag: str, seats: list[setup.Seat], urls: list[str], options: dict[str, Any]
+        self,
+        tag: str,
+        seats: list[setup.Seat],
+        urls: list[str],
+        options: dict[str, Any],
+        procs: list[Proc] | None = None,
     ) -> dict[str, Any]:
         stats = Stats()
         rng = random.Random(options["seed"])
@@ -82,8 +148,9 @@ class Command(BaseCommand):
         await asyncio.to_thread(setup.start, tag)
         await asyncio.gather(*(c.resync() for c in clients))  # the embedded layer cannot reach them from here
         await asyncio.sleep(options["warmup"])
-        meter = CpuMeter(server_processes(with_services=True))
+        meter = CpuMeter(server_processes(with_services=True) if procs is None else procs)
         stats.latencies.clear()
+        seqs_before = await asyncio.to_thread(setup.hand_seqs, tag)
         meter.start()
         started = time.perf_counter()
         stats.measure_from, stats.measure_to = started, started + options["duration"]
@@ -91,6 +158,7 @@ class Command(BaseCommand):
         await asyncio.sleep(options["duration"])
         elapsed = time.perf_counter() - started
         meter.stop()
+        steps = setup.steps_between(seqs_before, await asyncio.to_thread(setup.hand_seqs, tag))
         sent, refused, frames = stats.sent - sent_before, stats.refused - refused_before, stats.frames - frames_before
         await asyncio.sleep(2)  # let the last measured actions arrive everywhere
         for c in clients:
@@ -100,10 +168,17 @@ class Command(BaseCommand):
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         lat = stats.latencies
+        cpu = meter.report(elapsed)
+        cpu_ms = 10 * cpu["server_total"] * elapsed  # percent of one core over the window -> ms
         return {
             "seconds": round(elapsed, 1),
             "actions": len(lat),
             "actions_per_s": round(len(lat) / elapsed, 1),
+            # Applied steps: the hands' seq advance (player actions, timer steps, deals).
+            "steps": steps,
+            "steps_per_s": round(steps / elapsed, 1),
+            "cpu_ms_per_action": round(cpu_ms / len(lat), 3) if lat else None,
+            "cpu_ms_per_step": round(cpu_ms / steps, 3) if steps else None,
             "sent": sent,
             "refused": refused,
             "frames_per_s": round(frames / elapsed, 1),
@@ -113,7 +188,7 @@ class Command(BaseCommand):
             "p95_ms": round(1000 * percentile(lat, 95), 1),
             "p99_ms": round(1000 * percentile(lat, 99), 1),
             "max_ms": round(1000 * max(lat), 1) if lat else None,
-            "cpu_percent": {k: round(v, 1) for k, v in meter.report(elapsed).items()},
+            "cpu_percent": {k: round(v, 1) for k, v in cpu.items()},
         }
 
     def print_result(self, r: dict[str, Any]) -> None:
@@ -130,6 +205,89 @@ class Command(BaseCommand):
             f"{r['refused']} refused, {r['frames_per_s']} frames/s received, {r['gaps']} seq gaps, "
             f"{r['errors']} socket errors)\n"
             f"  latency        p50 {r['p50_ms']} ms  p95 {r['p95_ms']} ms  p99 {r['p99_ms']} ms  max {r['max_ms']} ms\n"
-            f"  server CPU     {cpu['server_total']}% of one core ({servers})\n"
+            f"  applied steps  {r['steps_per_s']}/s  ({r['steps']} steps: the hands' seq advance)\n"
+            f"  server CPU     {cpu['server_total']}% of one core ({servers}); "
+            f"{r['cpu_ms_per_action']} ms per action, {r['cpu_ms_per_step']} ms per applied step\n"
             f"  client CPU     {cpu['client']}% of one core; machine {cpu['machine']}% of all cores"
         )
+
+    def print_comparison(self, results: dict[str, Any]) -> None:
+        ref, real = results["reference"], results["real"]
+        rows = [
+            ("actions/s", "actions_per_s"),
+            ("applied steps/s", "steps_per_s"),
+            ("p50 ms", "p50_ms"),
+            ("p99 ms", "p99_ms"),
+            ("CPU ms/action", "cpu_ms_per_action"),
+            ("CPU ms/step", "cpu_ms_per_step"),
+        ]
+        lines = [
+            f"comparison at {real['tables']} tables ({real['seconds']} s each)",
+            f"  {'':18}{'reference':>12}{'real':>12}",
+        ]
+        lines += [f"  {label:18}{ref[key]!s:>12}{real[key]!s:>12}" for label, key in rows]
+        cpu = [str(r["cpu_percent"]["server_total"]) for r in (ref, real)]
+        lines.append(f"  {'server CPU %':18}{cpu[0]:>12}{cpu[1]:>12}")
+        lines.append(
+            f"  ratio real/reference: {results['ratio_per_step']} per applied step, "
+            f"{results['ratio_per_action']} per player action"
+        )
+        self.stdout.write("\n".join(lines))
+
+
+def used_services() -> set[str]:
+    """Which shared services this configuration's servers talk to ("postgres", "redis")."""
+    from django.conf import settings
+
+    used = set()
+    if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
+        used.add("postgres")
+    if "channels_redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
+        used.add("redis")
+    return used
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 2) if a is not None and b else None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def daphne_server(app: str, log: Path, timeout: float = 60.0) -> Iterator[tuple[int, str]]:
+    """daphne serving ``app`` on a free port of 127.0.0.1 with this process's environment and
+    interpreter (the same settings, database and layer); yields (its pid, its base URL) once it
+    accepts connections, and stops it on the way out — killed if it does not stop within 10 s
+    (a daphne stopped under load sometimes hangs on its way out: docs/performance.md)."""
+    port = free_port()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+            env=os.environ.copy(),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        end = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise CommandError(f"daphne {app} exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > end:
+                    raise CommandError(f"daphne {app} did not listen within {timeout} s") from None
+                time.sleep(0.2)
+        yield proc.pid, f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
