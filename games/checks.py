@@ -44,6 +44,14 @@ def timers_match_topology(app_configs: Any = None, **kwargs: Any) -> list[Error]
                 id="caishen.E003",
             )
         )
+    if float(getattr(settings, "CAISHEN_LOCAL_TIMERS_UPTO", 0) or 0) < 0:
+        errors.append(
+            Error(
+                "CAISHEN_LOCAL_TIMERS_UPTO is a number of seconds, 0 or more.",
+                hint="2 (the default): deadlines that close fire in the web process; 0: all in Celery.",
+                id="caishen.E005",
+            )
+        )
     if getattr(settings, "CAISHEN_SETTLEMENT", "inline") == "celery" and in_memory:
         errors.append(Error("Celery settlement needs the scaled topology (REDIS_URL and a broker).", id="caishen.E004"))
     return errors

@@ -164,13 +164,15 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     if importlib.util.find_spec("channels_redis") is None:
         raise ImproperlyConfigured("REDIS_URL is set but the channels-redis package is not installed")
-    # CAISHEN_CHANNEL_LAYER: "core" (default) is channels-redis's RedisChannelLayer — a queue per
-    # socket in Redis, bounded by capacity and expiry.  "pubsub" is its RedisPubSubChannelLayer —
-    # one PUBLISH per group, pushed to the processes that subscribed, no queue: a frame sent while
-    # a process reconnects to Redis is lost (the client sees the seq gap and resyncs, as with a
-    # frame past the core layer's expiry).  At 100 tables pubsub took daphne from 82 to 53 % of
-    # a core and p99 from 265 to 41 ms (docs/performance.md, "Fourth session").
-    CHANNEL_LAYER_KIND = os.environ.get("CAISHEN_CHANNEL_LAYER", "core").strip().lower() or "core"
+    # CAISHEN_CHANNEL_LAYER: "pubsub" (default) is channels-redis's RedisPubSubChannelLayer — one
+    # PUBLISH per group, pushed to the processes that subscribed, no queue: a frame sent while a
+    # process reconnects to Redis is lost (the client sees the seq gap and catches up).  At 100
+    # tables it took daphne from 82 to 53 % of a core and p99 from 265 to 41 ms against "core"
+    # (docs/performance.md, "Fourth session"), so it is the default (issue 17, decision 2).
+    # "core" is RedisChannelLayer — a queue per socket in Redis, bounded by capacity and expiry.
+    # Frame order per socket is safe on either: a v2 delta applies only on its base, so a frame
+    # that overtakes the one before is held back by the client until the gap is caught up.
+    CHANNEL_LAYER_KIND = os.environ.get("CAISHEN_CHANNEL_LAYER", "pubsub").strip().lower() or "pubsub"
     if CHANNEL_LAYER_KIND == "core":
         CHANNEL_LAYERS = {
             "default": {
@@ -278,11 +280,12 @@ def env_float(name: str, default: float) -> float:
 # Live tables (docs/protocol.md, docs/operations.md).
 # Timers: "inprocess" (asyncio inside the one daphne process: embedded) or "celery" (scaled).
 CAISHEN_TIMERS = os.environ.get("CAISHEN_TIMERS", "inprocess").strip() or "inprocess"
-# With celery timers: a deadline at most this many seconds ahead (the claim-window pause) is
-# fired by the daphne process whose step set it, on its own loop, instead of a Celery task; the
-# beat sweeper still wakes it if that process dies first.  0 (the default) keeps every timer in
-# Celery, as DESIGN.md's timer split says; docs/performance.md has the measured effect.
-CAISHEN_LOCAL_TIMERS_UPTO = env_float("CAISHEN_LOCAL_TIMERS_UPTO", 0)
+# With celery timers: a deadline at most this many seconds ahead (the claim-window pause, the
+# bots' turns) is fired by the daphne process whose step set it, on its own loop, instead of a
+# Celery task; the beat sweeper still wakes it if that process dies first.  Celery keeps the turn
+# timeouts, auto-discard for absent players and settlement (issue 17, decision 1; 0 puts every
+# timer in Celery).  docs/performance.md has the measured effect.
+CAISHEN_LOCAL_TIMERS_UPTO = env_float("CAISHEN_LOCAL_TIMERS_UPTO", 2)
 # Settlement: "inline" in the hand's transaction (embedded) or "celery" (a task on commit).
 CAISHEN_SETTLEMENT = os.environ.get("CAISHEN_SETTLEMENT", "inline").strip() or "inline"
 # How many server processes serve the tables (the system check refuses in-process timers for >1).

@@ -44,6 +44,7 @@ print(json.dumps({
     "hosts": settings.ALLOWED_HOSTS, "formatter": settings.LOGGING["handlers"]["stdout"]["formatter"],
     "levels": {name: conf["level"] for name, conf in settings.LOGGING["loggers"].items()},
     "db_options": settings.DATABASES["default"].get("OPTIONS", {}),
+    "local_timers_upto": settings.CAISHEN_LOCAL_TIMERS_UPTO,
     "errors": [e.id for e in checks.run_checks() if e.is_serious()],
 }))
 """
@@ -67,14 +68,27 @@ def settings_under(env: dict[str, str]) -> dict[str, Any]:
 def test_scaled_mode_is_configured_by_the_environment_alone() -> None:
     got = settings_under(SCALED_ENV)
     assert got["engine"] == "django.db.backends.postgresql"
-    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    # The layer that measured better (issue 17, decision 2); the queue-per-socket one is an option.
+    assert got["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert got["layer_config"]["hosts"] == ["redis://127.0.0.1:6379/3"]
-    assert got["layer_config"]["capacity"] >= 500 and got["layer_config"]["expiry"] <= 30
+    assert got["local_timers_upto"] == 2.0  # short deadlines fire in the web process (decision 1)
     assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert got["broker"].startswith("amqp://")
     assert got["hosts"] == ["mahjong.example", "127.0.0.1"]
     assert got["formatter"] == "json"
     assert got["errors"] == []
+
+
+def test_the_core_layer_is_an_option() -> None:
+    got = settings_under({**SCALED_ENV, "CAISHEN_CHANNEL_LAYER": "core"})
+    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert got["layer_config"]["capacity"] >= 500 and got["layer_config"]["expiry"] <= 30
+    assert got["errors"] == []
+
+
+def test_a_negative_local_timer_horizon_is_refused() -> None:
+    got = settings_under({**SCALED_ENV, "CAISHEN_LOCAL_TIMERS_UPTO": "-1"})
+    assert "caishen.E005" in got["errors"]
 
 
 def test_embedded_mode_is_the_default() -> None:

@@ -1,13 +1,12 @@
-"""The scaled mode on channels-redis's pub/sub layer (``CAISHEN_CHANNEL_LAYER=pubsub``) with the
-claim-window pauses fired by the web processes (``CAISHEN_LOCAL_TIMERS_UPTO=1``) and
-PostgreSQL's server-side binding with prepared statements (``DJANGO_DB_SERVER_SIDE_BINDING=1``), the fastest
-configuration measured (docs/performance.md): the same tests as on the defaults, on a topology of
-this module's own.  Turn timeouts (5 s) stay with the Celery worker.
+"""The scaled mode on the options that are not its defaults: channels-redis's queue-per-socket
+layer (``CAISHEN_CHANNEL_LAYER=core``), every timer in Celery (``CAISHEN_LOCAL_TIMERS_UPTO=0``) and
+PostgreSQL's server-side binding with prepared statements (``DJANGO_DB_SERVER_SIDE_BINDING=1``):
+the same tests as on the defaults (pub/sub layer, short deadlines in the web processes), on a
+topology of this module's own.  Turn timeouts (5 s) stay with the Celery worker.
 
 * a full match through two daphne processes, timeouts by the Celery worker, settlement by Celery
   (test_scaled_match.py);
-* Redis restarted mid-match (test_faults_processes.py): the pub/sub layer keeps no queue, so the
-  frames published while a process reconnects are lost — the players must still resync and every
+* Redis restarted mid-match (test_faults_processes.py): the players must still resync and every
   step apply once.
 
 The tests are imported, so pytest runs them here with this module's fixtures.
@@ -35,16 +34,16 @@ def private_topology(
     private_redis: RedisServer, rabbitmq_up: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Topology]:
     """As conftest's ``private_topology`` (fresh database, this module's Redis, RabbitMQ as the
-    broker), on the pub/sub layer, short timers in the web processes."""
+    broker), on the core layer, every timer in Celery."""
     with (
         fresh_database() as database_url,
         running_topology(
             database_url,
             private_redis.url,
-            tmp_path_factory.mktemp("pubsub"),
+            tmp_path_factory.mktemp("core"),
             broker_url=rabbitmq_up,
-            CAISHEN_CHANNEL_LAYER="pubsub",
-            CAISHEN_LOCAL_TIMERS_UPTO="1",
+            CAISHEN_CHANNEL_LAYER="core",
+            CAISHEN_LOCAL_TIMERS_UPTO="0",
             DJANGO_DB_SERVER_SIDE_BINDING="1",
         ) as topo,
     ):
@@ -57,10 +56,10 @@ def topology(private_topology: Topology) -> Topology:
     return private_topology
 
 
-def test_the_processes_run_the_pubsub_layer(private_topology: Any) -> None:
+def test_the_processes_run_the_core_layer(private_topology: Any) -> None:
     got = private_topology.manage(
         "from django.conf import settings\n"
         "import json\n"
         "print('RESULT ' + json.dumps(settings.CHANNEL_LAYERS['default']['BACKEND']))"
     )
-    assert got == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert got == "channels_redis.core.RedisChannelLayer"
