@@ -7,6 +7,7 @@ translates messages (docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
 import time
@@ -30,8 +31,16 @@ MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
 # A seated ping that finds the hand ahead of this socket waits this long for the step's frame,
 # which is usually on its way through the channel layer, before paying for a full snapshot.
 PING_GRACE_SECONDS = 1.0
+# ...and, while the process has a backlog (frames are late, not lost), up to this long in all:
+# under the browser's 10 s heartbeat, so the next ping finds the check done.
+PING_GRACE_MAX_SECONDS = 8.0
 
 log = logging.getLogger("caishen.table")
+
+# Full snapshots read for seated and re-reading sockets, by what asked for one: each is a render
+# on the database thread, the single largest cost past saturation (docs/performance.md,
+# "Overload (issue 17)").  Shown in /healthz ("load").
+SNAPSHOTS: collections.Counter[str] = collections.Counter()
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -75,6 +84,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        SNAPSHOTS["connect"] += 1
         where, state = await database_sync_to_async(self._read)()
         # Accept first, then refuse with a close code: a socket closed during the handshake gets
         # a bare HTTP 403, and the client could not tell "no such table" (4404) from "private"
@@ -216,7 +226,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except Exception:
             log.exception("leaving the table failed", extra={"table": self.table_id, "seat": self.position})
 
-    async def send_snapshot(self) -> None:
+    async def send_snapshot(self, cause: str = "other") -> None:
+        SNAPSHOTS[cause] += 1
         where, state = await database_sync_to_async(self._read)()
         if where == "gone":
             await self.close(code=CLOSE_NOT_FOUND)
@@ -303,7 +314,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         elif kind == "ping":
             await self.ping(content)
         elif kind == "resync":
-            await (self.send_snapshot() if self.position is not None else self.watcher_sync(resync=True))
+            await (self.send_snapshot("resync") if self.position is not None else self.watcher_sync(resync=True))
         elif kind == "choose":
             await self.choose(content)
         else:
@@ -373,8 +384,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 # reads it first.  Its ping only crossed it.
                 await self.send_json({"type": "pong", "seq": seq})
                 return
-            if current is None or self.catch_up is not None:
-                await self.send_snapshot()  # the client missed something: a fresh snapshot
+            if current is None:
+                await self.send_snapshot("ping")  # the client missed something: a fresh snapshot
+                return
+            if self.catch_up is not None:
+                # The last ping's check is still waiting for the frame, or its snapshot for the
+                # database thread: it answers this ping too.  A second snapshot queued behind the
+                # first was a third of the snapshots past saturation (docs/performance.md,
+                # "Overload (issue 17)").
+                await self.send_json({"type": "pong", "seq": seq})
                 return
             # The step committed but its frame has not reached this socket yet: under load it is
             # usually on its way through the layer.  A snapshot for every such ping — every
@@ -426,7 +444,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.watcher_next_sync = time.monotonic() + float(getattr(settings, "CAISHEN_WATCHER_SYNC_SECONDS", 1.0))
         if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
             # Its user sat down: its own chair's view and group (never a render shared below).
-            await self.send_snapshot()
+            await self.send_snapshot("watcher_seated")
             return
         # Every watcher of the table asking at this moment shares one render (spectating.SharedRenders):
         # the public view only, whoever asked.
@@ -441,9 +459,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     # -- group messages ---------------------------------------------------------------
     async def _snapshot_unless_delivered(self, current: tuple[int, int]) -> None:
         try:
-            await asyncio.sleep(PING_GRACE_SECONDS)
-            if self.present and self.delivered < current:
-                await self.send_snapshot()
+            waited = 0.0
+            while True:
+                await asyncio.sleep(PING_GRACE_SECONDS)
+                waited += PING_GRACE_SECONDS
+                if not self.present or self.delivered >= current:
+                    return
+                # Work waiting for the database thread or the outbox: the frame is late, not
+                # lost — a socket's frames queue behind its own command in flight.  A snapshot
+                # now would only add a render to that queue, and past saturation these catch-up
+                # snapshots grew with the delay they caused (a feedback loop: docs/performance.md,
+                # "Overload (issue 17)").  Wait on, up to PING_GRACE_MAX_SECONDS.
+                if waited >= PING_GRACE_MAX_SECONDS or not _frames_in_flight():
+                    break
+            await self.send_snapshot("ping_grace")
         except Exception:  # the socket closed meanwhile: nothing to catch up
             log.debug("deferred snapshot dropped", exc_info=True, extra={"table": self.table_id})
         finally:
@@ -478,7 +507,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _recheck(self) -> None:
         try:
-            await self.send_snapshot()
+            await self.send_snapshot("recheck")
         except Exception:  # the socket closed meanwhile
             log.debug("re-check dropped", exc_info=True, extra={"table": self.table_id})
         finally:
@@ -489,14 +518,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         if self.position is not None:
-            await self.send_snapshot()
+            await self.send_snapshot("table_changed")
             return
         # A watcher: if the change is that its user sat down, it reads the chair now (its own
         # view is live).  Else it re-reads the public view like a resync — late by the spectator
         # delay, shared with the other watchers asking at that moment, at most once a second
         # (every watcher's own render made N watchers joining cost N² renders).
         if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
-            await self.send_snapshot()
+            await self.send_snapshot("table_changed")
         elif self.delay > 0:
             self._later(self.watcher_sync, True)
         else:
@@ -507,6 +536,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return False
         mine = Seat.objects.filter(table_id=self.table_id, user_id=self.user_id)
         return any(seat_holder(s) == self.user_id for s in mine)  # the one rule: fanout.seat_holder
+
+
+def _frames_in_flight() -> bool:
+    """Whether this process has work queued that a late frame may be behind: calls waiting for
+    the database thread (games/dbqueue.py) or batches in the fan-out outbox."""
+    from games import dbqueue
+    from games.fanout import OUTBOX
+
+    return dbqueue.backlog() > 0 or OUTBOX.depth() > 0
 
 
 def idle_seconds() -> float:

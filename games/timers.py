@@ -133,15 +133,21 @@ class InProcessTimers:
         self.loop.call_later(delay, lambda: self.loop.create_task(self.fire(kind, obj_id, token)))  # type: ignore[union-attr]
 
     async def fire(self, kind: str, obj_id: int, token: int) -> None:
-        from games import services
+        from games import dbqueue, services
 
+        # The step goes ahead of socket work queued for the database thread (games/dbqueue.py):
+        # a deadline that fired on time must not then wait behind a flood of reads.  Set in this
+        # task's own context (each timer runs as its own task), so nothing else is promoted.
+        dbqueue.URGENT.set(True)
         try:
             await database_sync_to_async(services.wake)(kind, obj_id, token)
         except Exception:
             log.exception("timer %s %s %s failed", kind, obj_id, token)
 
     async def sweep_once(self) -> None:
-        from games import services
+        from games import dbqueue, services
+
+        dbqueue.URGENT.set(True)  # overdue deadlines: the sweeper's reads and steps jump the queue too
 
         for wakeup in await database_sync_to_async(services.due_wakeups)():
             await self.fire(*wakeup)
