@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import collections
 import contextvars
-import threading
+import queue
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -36,43 +36,46 @@ URGENT: contextvars.ContextVar[bool] = contextvars.ContextVar("caishen_db_urgent
 class LanedQueue:
     """What ``ThreadPoolExecutor`` asks of its ``_work_queue`` (``queue.SimpleQueue``'s put/get,
     get_nowait, qsize, empty), with an urgent lane taken first.  ``None`` (the executor's wake-up
-    on shutdown) goes to the ordinary lane, after the work already queued."""
+    on shutdown) goes to the ordinary lane, after the work already queued.
+
+    The items sit in two deques; a C ``SimpleQueue`` holds one token per item, so the worker
+    blocks (GIL released) and wakes exactly as with the executor's own queue — a Python
+    ``Condition`` here cost 3 % of daphne's GIL time at 300 tables — and then takes the urgent
+    lane's head if there is one.  Each token is put after its item and taken before one is
+    popped, so a woken worker always finds an item (deque appends and pops are atomic)."""
 
     def __init__(self) -> None:
         self._urgent: collections.deque[Any] = collections.deque()
         self._normal: collections.deque[Any] = collections.deque()
-        self._ready = threading.Condition(threading.Lock())
+        self._tokens: queue.SimpleQueue[None] = queue.SimpleQueue()
         self.urgent_taken = 0  # how many urgent items were handed out (tests, the profile notes)
 
     def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
-        with self._ready:
-            (self._urgent if item is not None and URGENT.get() else self._normal).append(item)
-            self._ready.notify()
+        (self._urgent if item is not None and URGENT.get() else self._normal).append(item)
+        self._tokens.put(None)
 
     put_nowait = put
 
     def get(self, block: bool = True, timeout: float | None = None) -> Any:
-        import queue
-
-        with self._ready:
-            if not block:
-                if not self._urgent and not self._normal:
-                    raise queue.Empty
-            elif not self._ready.wait_for(lambda: bool(self._urgent or self._normal), timeout):
-                raise queue.Empty
-            if self._urgent:
+        self._tokens.get(block, timeout)  # raises queue.Empty like SimpleQueue
+        if self._urgent:
+            try:
+                item = self._urgent.popleft()
+            except IndexError:  # only one consumer thread, but never trust that blindly
+                pass
+            else:
                 self.urgent_taken += 1
-                return self._urgent.popleft()
-            return self._normal.popleft()
+                return item
+        return self._normal.popleft()
 
     def get_nowait(self) -> Any:
         return self.get(block=False)
 
     def qsize(self) -> int:
-        return len(self._urgent) + len(self._normal)
+        return self._tokens.qsize()
 
     def empty(self) -> bool:
-        return self.qsize() == 0
+        return self._tokens.empty()
 
 
 def laned_executor() -> ThreadPoolExecutor:
@@ -90,7 +93,7 @@ def install() -> None:
 
 
 def backlog() -> int:
-    """Calls waiting for the database thread now (0 where it was not installed: unknown)."""
+    """Calls waiting for the database thread now (any executor: SimpleQueue has qsize too)."""
     work = getattr(SyncToAsync.single_thread_executor, "_work_queue", None)
     try:
         return int(work.qsize()) if work is not None else 0

@@ -20,10 +20,10 @@ it turns on when either average passes its threshold and turns off only when bot
 ``CAISHEN_OVERLOAD_RECOVER`` times theirs *and* it has been on for at least
 ``CAISHEN_OVERLOAD_MIN_SECONDS``, so it does not flap at the edge.
 
-Each process measures only itself (the scaled mode runs several): a refusal may come from a
-process that is not saturated itself only through the state it shares with none — it cannot.
-What a process refuses is what arrives at it.  A process that runs no probe (a Celery worker, a
-management command, the test client without a server) is never overloaded.
+Each process measures only itself (the scaled mode runs several) and refuses only what reaches
+it: a new table may be created through a process that is not saturated and then be played on
+one that is.  That is accepted (docs/operations.md, "Overload").  A process that runs no probe
+(a Celery worker, a management command, tests without a server) is never overloaded.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class Thresholds:
     switches that sign off; both at 0, the process never refuses."""
 
     lag_ms: float = 250.0  # smoothed loop lag that counts as saturated
-    depth: float = 200.0  # smoothed database-thread backlog + outbox messages that counts as saturated
+    depth: float = 100.0  # smoothed database-thread backlog + outbox messages that counts as saturated
     window_s: float = 5.0  # the moving averages' time constant
     recover: float = 0.5  # leave the state below this fraction of both thresholds...
     min_on_s: float = 10.0  # ...and not before it has lasted this long
@@ -209,7 +209,7 @@ def refuse_new_work() -> None:
     """Raise ``Overloaded`` if this process is saturated: called where a new table is created or
     a new match would start, never on a running match's path."""
     if MONITOR.overloaded:
-        MONITOR.refusals += 1
+        MONITOR.refusals += 1  # from several threads: a count for the log and /healthz, not exact
         raise Overloaded(message(), MONITOR.thresholds.retry_after_s)
 
 
