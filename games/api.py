@@ -28,7 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import disclosure, join_limits, services
+from games import disclosure, join_limits, overload, services
 from games.engine.state import SEATS, Event
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, Table
@@ -190,7 +190,32 @@ STATE = OpenApiResponse(
 )
 
 
+# A saturated server process refuses new tables and matches (games/overload.py); running ones
+# go on.  Documented on the operations that can start one.
+BUSY = OpenApiResponse(
+    OpenApiTypes.OBJECT,
+    description='`{"detail": reason}`: this server process is saturated and starts no new table or match '
+    "for now (running matches are not affected). Try again after `Retry-After` seconds.",
+)
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    OpenApiTypes.INT,
+    location=OpenApiParameter.HEADER,
+    response=[503],
+    description="Seconds to wait before trying again.",
+)
+
+
 # ----------------------------------------------------------------------------- helpers
+def busy(exc: overload.Overloaded) -> Response:
+    """503 with Retry-After: the process is saturated (games/overload.py), not the request wrong."""
+    return Response(
+        {"detail": str(exc)},
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
 def refused(reason: str, code: int = status.HTTP_400_BAD_REQUEST) -> Response:
     return Response({"detail": reason}, status=code)
 
@@ -260,9 +285,11 @@ class RuleSetDetailView(APIView):
     ),
     post=extend_schema(
         summary="Create a table",
-        description="Options are validated by the rule set's schema; a refusal answers 400 with its reason.",
+        description="Options are validated by the rule set's schema; a refusal answers 400 with its reason. "
+        'A saturated server answers 503 with `Retry-After` (docs/operations.md, "Overload").',
         request=TableCreateSerializer,
-        responses={201: TableSerializer, 400: DETAIL, 403: DETAIL},
+        parameters=[RETRY_AFTER],
+        responses={201: TableSerializer, 400: DETAIL, 403: DETAIL, 503: BUSY},
         tags=["tables"],
     ),
 )
@@ -298,6 +325,8 @@ class TableListView(APIView):
             return invalid(serializer.errors)
         try:
             table = services.create_table(request.user, **serializer.validated_data)
+        except overload.Overloaded as exc:
+            return busy(exc)
         except services.Refused as exc:
             return refused(str(exc))
         if table.is_private:
@@ -343,6 +372,8 @@ class TableActionView(APIView):
         table = visible_table(request, pk)
         try:
             extra = self.act(request, table)
+        except overload.Overloaded as exc:  # only where a match would start: ready, bots
+            return busy(exc)
         except services.Refused as exc:
             return refused(str(exc))
         except serializers.ValidationError as exc:
@@ -382,9 +413,11 @@ class StandView(TableActionView):
 
 @extend_schema(
     summary="Ready up (confirm the stake) or take it back",
-    description="Four ready seats start the match.",
+    description="Four ready seats start the match. A saturated server starts none: 503 with `Retry-After`, "
+    "the seat stays unready.",
     request=ReadySerializer,
-    responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL},
+    responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL, 503: BUSY},
+    parameters=[RETRY_AFTER],
     tags=["tables"],
 )
 class ReadyView(TableActionView):
@@ -396,9 +429,11 @@ class ReadyView(TableActionView):
 
 @extend_schema(
     summary="Fill the empty seats with bots (owner only)",
-    description="Bots are ready at once; with the other seats ready the match starts. Answers with `added`.",
+    description="Bots are ready at once; with the other seats ready the match starts. Answers with `added`. "
+    "A saturated server starts no match: 503 with `Retry-After`, nothing changed.",
     request=None,
-    responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL},
+    responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL, 503: BUSY},
+    parameters=[RETRY_AFTER],
     tags=["tables"],
 )
 class BotsView(TableActionView):

@@ -7,6 +7,7 @@ translates messages (docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
 import time
@@ -35,8 +36,16 @@ MAX_FRAME = 16 * 1024  # bytes: every legal message is far smaller
 # which is usually on its way through the channel layer, before paying for a full snapshot.
 PING_GRACE_SECONDS = 1.0
 PROTOCOL_VERSIONS = (1, 2)  # ?v=2: delta frames with catch-up; none or v=1: whole frames (docs/protocol.md)
+# ...and, while the process has a backlog (frames are late, not lost), up to this long in all:
+# under the browser's 10 s heartbeat, so the next ping finds the check done.
+PING_GRACE_MAX_SECONDS = 8.0
 
 log = logging.getLogger("caishen.table")
+
+# Full snapshots read for seated and re-reading sockets, by what asked for one: each is a render
+# on the database thread, the single largest cost past saturation (docs/performance.md,
+# "Overload (issue 17)").  Shown in /healthz ("load").
+SNAPSHOTS: collections.Counter[str] = collections.Counter()
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -105,6 +114,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 self.last_heard = time.monotonic()
                 self._arm_idle_check(idle_seconds())
                 return
+        SNAPSHOTS["connect"] += 1
         where, state = await database_sync_to_async(self._read)()
         # Accept first, then refuse with a close code: a socket closed during the handshake gets
         # a bare HTTP 403, and the client could not tell "no such table" (4404) from "private"
@@ -265,7 +275,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except Exception:
             log.exception("leaving the table failed", extra={"table": self.table_id, "seat": self.position})
 
-    async def send_snapshot(self) -> None:
+    async def send_snapshot(self, cause: str = "other") -> None:
+        SNAPSHOTS[cause] += 1
         where, state = await database_sync_to_async(self._read)()
         if where == "gone":
             await self.close(code=CLOSE_NOT_FOUND)
@@ -357,7 +368,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if self.position is None:
                 await self.watcher_sync(resync=True)
             elif not await self._catch_up(content):
-                await self.send_snapshot()
+                await self.send_snapshot("resync")
         elif kind == "choose":
             await self.choose(content)
         else:
@@ -447,8 +458,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 # reads it first.  Its ping only crossed it.
                 await self.send_json({"type": "pong", "seq": seq})
                 return
-            if current is None or self.catch_up is not None:
-                await self.send_snapshot()  # the client missed something: a fresh snapshot
+            if current is None:
+                await self.send_snapshot("ping")  # the client missed something: a fresh snapshot
+                return
+            if self.catch_up is not None:
+                # The last ping's check is still waiting for the frame, or its snapshot for the
+                # database thread: it answers this ping too.  A second snapshot queued behind the
+                # first was a third of the snapshots past saturation (docs/performance.md,
+                # "Overload (issue 17)").
+                await self.send_json({"type": "pong", "seq": seq})
                 return
             # The step committed but its frame has not reached this socket yet: under load it is
             # usually on its way through the layer.  A snapshot for every such ping — every
@@ -500,7 +518,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.watcher_next_sync = time.monotonic() + float(getattr(settings, "CAISHEN_WATCHER_SYNC_SECONDS", 1.0))
         if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
             # Its user sat down: its own chair's view and group (never a render shared below).
-            await self.send_snapshot()
+            await self.send_snapshot("watcher_seated")
             return
         # Every watcher of the table asking at this moment shares one render (spectating.SharedRenders):
         # the public view only, whoever asked.
@@ -515,9 +533,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     # -- group messages ---------------------------------------------------------------
     async def _snapshot_unless_delivered(self, current: tuple[int, int]) -> None:
         try:
-            await asyncio.sleep(PING_GRACE_SECONDS)
-            if self.present and self.delivered < current:
-                await self.send_snapshot()
+            waited = 0.0
+            while True:
+                await asyncio.sleep(PING_GRACE_SECONDS)
+                waited += PING_GRACE_SECONDS
+                if not self.present or self.delivered >= current:
+                    return
+                # Work waiting for the database thread or the outbox: the frame is late, not
+                # lost — a socket's frames queue behind its own command in flight.  A snapshot
+                # now would only add a render to that queue, and past saturation these catch-up
+                # snapshots grew with the delay they caused (a feedback loop: docs/performance.md,
+                # "Overload (issue 17)").  Wait on, up to PING_GRACE_MAX_SECONDS.
+                if waited >= PING_GRACE_MAX_SECONDS or not _frames_in_flight():
+                    break
+            await self.send_snapshot("ping_grace")
         except Exception:  # the socket closed meanwhile: nothing to catch up
             log.debug("deferred snapshot dropped", exc_info=True, extra={"table": self.table_id})
         finally:
@@ -576,7 +605,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _recheck(self) -> None:
         try:
-            await self.send_snapshot()
+            await self.send_snapshot("recheck")
         except Exception:  # the socket closed meanwhile
             log.debug("re-check dropped", exc_info=True, extra={"table": self.table_id})
         finally:
@@ -592,7 +621,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             # moves the socket where its user stands now.
             message = await database_sync_to_async(self._table_message)() if self.version >= 2 else None
             if message is None:
-                await self.send_snapshot()
+                await self.send_snapshot("table_changed")
             else:
                 await self.send_json(message)
             return
@@ -601,7 +630,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # delay, shared with the other watchers asking at that moment, at most once a second
         # (every watcher's own render made N watchers joining cost N² renders).
         if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
-            await self.send_snapshot()
+            await self.send_snapshot("table_changed")
         elif self.delay > 0:
             self._later(self.watcher_sync, True)
         else:
@@ -639,6 +668,15 @@ def _version_and_since(query: dict[str, list[str]]) -> tuple[int, tuple[int, int
     except (KeyError, ValueError, IndexError):
         since = None
     return version, since
+
+
+def _frames_in_flight() -> bool:
+    """Whether this process has work queued that a late frame may be behind: calls waiting for
+    the database thread (games/dbqueue.py) or batches in the fan-out outbox."""
+    from games import dbqueue
+    from games.fanout import OUTBOX
+
+    return dbqueue.backlog() > 0 or OUTBOX.depth() > 0
 
 
 def idle_seconds() -> float:

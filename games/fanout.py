@@ -232,6 +232,12 @@ class Outbox:
             finally:
                 queue.task_done()
 
+    def depth(self) -> int:
+        """Message batches enqueued on the server's loop and not yet handed to the layer (the
+        saturation monitor's view of the fan-out: games/overload.py)."""
+        queue = self._queue
+        return queue.qsize() if queue is not None else 0
+
     async def flush(self) -> None:
         """Wait until everything enqueued so far is handed to the layer (tests, shutdown)."""
         if self._queue is not None and self.loop is asyncio.get_running_loop():

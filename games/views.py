@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import join_limits, rules, services
+from games import join_limits, overload, rules, services
 from games.engine.variants import all_variants, get_variant
 from games.forms import JoinForm, LobbyFilterForm, TableForm, variant_or_default
 from games.models import Table
@@ -166,6 +166,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "my_tables": rows(mine, 50),
             "filters": filters,
             "join_form": JoinForm(),
+            # Saturated (games/overload.py): said before anyone fills in a form that would be refused.
+            "busy": overload.message() if overload.MONITOR.overloaded else None,
         },
     )
 
@@ -176,6 +178,7 @@ def create(request: HttpRequest) -> HttpResponse:
     key = request.POST.get("variant") if request.method == "POST" else request.GET.get("variant")
     variant = variant_or_default(key)
     refused = None
+    retry_after: int | None = None
     if request.method == "POST":
         form = TableForm(variant, request.POST)
         if form.is_valid():
@@ -183,18 +186,22 @@ def create(request: HttpRequest) -> HttpResponse:
                 table = services.create_table(me(request), **form.create_kwargs())
             except services.Refused as exc:
                 refused = str(exc)
+                retry_after = exc.retry_after if isinstance(exc, overload.Overloaded) else None
             else:
                 if table.is_private:
                     remember_room_code(request.session, table)
                 return redirect("games:table", pk=table.pk)
     else:
         form = TableForm(variant)
-    return render(
+    response = render(
         request,
         "games/create.html",
         {"form": form, "variant": variant, "variants": all_variants(), "refused": refused},
-        status=400 if request.method == "POST" else 200,
+        status=(503 if retry_after is not None else 400) if request.method == "POST" else 200,
     )
+    if retry_after is not None:  # the form is kept filled in: the player resubmits it later
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @require_http_methods(["GET", "POST"])

@@ -178,7 +178,10 @@ class SeatClient:
         await asyncio.sleep(HEARTBEAT_SECONDS * self.rng.random())
         while not self.stopping and self.ws is not None:
             try:
-                await self.ws.send(json.dumps({"type": "ping", "seq": self.latest[1]}))
+                # Before any hand, null like the browser (static/js/net.js): a 0 asked the server
+                # for a full snapshot on every heartbeat at a table still waiting to start.
+                seq = self.latest[1] if self.latest != (0, 0) else None
+                await self.ws.send(json.dumps({"type": "ping", "seq": seq}))
             except Exception:
                 return
             await asyncio.sleep(HEARTBEAT_SECONDS)

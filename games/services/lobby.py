@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Wallet
-from games import timers
+from games import overload, timers
 from games.engine.options import OptionsError
 from games.engine.variants import get_variant
 from games.models import Seat, Table
@@ -46,6 +46,10 @@ def create_table(
         raise Refused("a match has 1 to 64 hands")
     if not 5 <= turn_seconds <= 300 or not 3 <= claim_seconds <= 120:
         raise Refused("time limits: 5–300 s per turn, 3–120 s per claim")
+    # A saturated process takes no new table (games/overload.py): the players it would bring
+    # would slow every running table down.  After the checks above, so a bad request still
+    # hears what is wrong with it.
+    overload.refuse_new_work()
     with transaction.atomic():
         table = Table.objects.create(
             variant=variant,
@@ -178,6 +182,9 @@ def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
     seats = list(table.seats.all())
     ready = [s for s in seats if s.occupied and s.ready]
     if len(ready) == 4:
+        # Nor a new match (games/overload.py): raised inside the caller's transaction, so the
+        # seat that would have been the fourth stays unready and can ready up again later.
+        overload.refuse_new_work()
         table.ready_deadline = None
         table.save(update_fields=["ready_deadline"])
         try:

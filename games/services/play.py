@@ -18,7 +18,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import fanout, timers
+from games import fanout, overload, timers
 from games.engine.bots import GreedyBot
 from games.engine.hand import CLAIM, ENDED, ClaimWindow
 from games.engine.hand import Hand as EngineHand
@@ -488,6 +488,14 @@ def _wake_table(table_id: int, token: int) -> bool:
             return True
         if table.status != Table.WAITING:
             return False
+        if overload.MONITOR.overloaded:
+            # The fourth seat may have tried to ready up and been refused (the process takes no
+            # new match while saturated): unseating it for that would punish the refusal.  The
+            # countdown starts again instead; the state clears by itself when the load falls.
+            table.ready_deadline = now + timedelta(seconds=setting("CAISHEN_READY_SECONDS", 30))
+            table.save(update_fields=["ready_deadline"])
+            timers.schedule_on_commit("table", table.pk, deadline_token(table.ready_deadline), table.ready_deadline)
+            return True
         for seat in table.seats.select_for_update().filter(user__isnull=False, ready=False):
             lobby.vacate(seat)
         table.ready_deadline = None

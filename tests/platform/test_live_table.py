@@ -318,6 +318,51 @@ def test_a_heartbeat_behind_the_hand_gets_the_state_unless_its_frame_arrives(
     async_to_sync(scenario)()
 
 
+def test_a_heartbeat_behind_a_busy_server_waits_for_the_frame_instead_of_a_snapshot(
+    players: list[Any], monkeypatch: Any
+) -> None:
+    """Past saturation frames are late, not lost (issue 17): while work is queued for the database
+    thread the catch-up keeps waiting (up to PING_GRACE_MAX_SECONDS), and a late frame spares the
+    snapshot; a second ping meanwhile is answered by the check already pending.  A frame that
+    never comes is still caught up once the wait is over."""
+    from games import consumers
+
+    monkeypatch.setattr(consumers, "PING_GRACE_SECONDS", 0.1)
+    monkeypatch.setattr(consumers, "PING_GRACE_MAX_SECONDS", 0.6)
+    monkeypatch.setattr(consumers, "_frames_in_flight", lambda: True)
+    table, hand = dealt_table(players)
+    before = dict(consumers.SNAPSHOTS)
+
+    async def scenario() -> None:
+        c = Client(table, players[0])
+        assert (await c.open())["hand"]["seq"] == hand.seq
+        await c.drain()
+        await database_sync_to_async(Hand.objects.filter(pk=hand.pk).update)(seq=hand.seq + 1)
+        await c.comm.send_json_to({"type": "ping", "seq": hand.seq})
+        assert await c.recv() == {"type": "pong", "seq": hand.seq + 1}
+        assert await c.comm.receive_nothing(timeout=0.25)  # past the grace, still waiting
+        await c.comm.send_json_to({"type": "ping", "seq": hand.seq})  # a second ping: no snapshot
+        assert await c.recv() == {"type": "pong", "seq": hand.seq + 1}
+        layer = get_channel_layer()
+        frame = {"type": "table.frame", "text": json.dumps({"type": "update", "seq": hand.seq + 1})}
+        frame |= {"hand": hand.pk, "seq": hand.seq + 1, "seat": 0, "reader": players[0].pk}
+        await layer.group_send(seat_group(table.pk, 0), frame)  # the late frame
+        assert (await c.recv())["seq"] == hand.seq + 1
+        assert await c.comm.receive_nothing(timeout=0.8)  # no snapshot after all
+        # A frame that is lost: the snapshot comes, once the longest wait is over.
+        await database_sync_to_async(Hand.objects.filter(pk=hand.pk).update)(seq=hand.seq + 2)
+        await c.comm.send_json_to({"type": "ping", "seq": hand.seq + 1})
+        assert await c.recv() == {"type": "pong", "seq": hand.seq + 2}
+        assert await c.comm.receive_nothing(timeout=0.4)
+        snap = await c.recv()
+        assert snap["type"] == "snapshot" and snap["hand"]["seq"] == hand.seq + 2
+        await c.comm.disconnect()
+
+    async_to_sync(scenario)()
+    assert consumers.SNAPSHOTS["ping_grace"] == before.get("ping_grace", 0) + 1
+    assert consumers.SNAPSHOTS["ping"] == before.get("ping", 0)
+
+
 def test_private_table_refuses_strangers(players: list[Any]) -> None:
     table = services.create_table(players[0], "zhejiang_caishen", {}, is_private=True)
 

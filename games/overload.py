@@ -1,0 +1,224 @@
+"""Saturation of this process, measured by itself, and the refusal of new work past it (issue 17).
+
+A daphne process that is saturated does not fail: every table on it slows down together, and
+new tables and matches keep piling on until each waits seconds (docs/performance.md, "Overload
+(issue 17)").  So the process watches two signs of its own saturation and, past a threshold,
+refuses what would *add* load — a new table, a new match — while every running match keeps
+being served:
+
+* event-loop lag: a probe on daphne's loop asks to wake every ``CAISHEN_OVERLOAD_PROBE_MS`` and
+  notes how late it woke.  Every socket read, frame and timer shares that loop, so its lateness
+  is what each of them waits before it is even looked at;
+* queue depth: what is waiting for the process's one database thread (Channels'
+  thread-sensitive executor, games/dbqueue.py) plus the fan-out outbox's unsent messages
+  (games/fanout.py).  A loop can be on time while the database thread falls behind: the
+  commands wait in its queue, not on the loop.
+
+Both are smoothed with an exponential moving average over ``CAISHEN_OVERLOAD_WINDOW`` seconds —
+one slow collection or one burst of connects is not saturation — and the state has hysteresis:
+it turns on when either average passes its threshold and turns off only when both are below
+``CAISHEN_OVERLOAD_RECOVER`` times theirs *and* it has been on for at least
+``CAISHEN_OVERLOAD_MIN_SECONDS``, so it does not flap at the edge.
+
+Each process measures only itself (the scaled mode runs several) and refuses only what reaches
+it: a new table may be created through a process that is not saturated and then be played on
+one that is.  That is accepted (docs/operations.md, "Overload").  A process that runs no probe
+(a Celery worker, a management command, tests without a server) is never overloaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from games.services.common import Refused
+
+log = logging.getLogger("caishen.overload")
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The monitor's settings (docs/operations.md, "Overload").  ``lag_ms`` or ``depth`` at 0
+    switches that sign off; both at 0, the process never refuses."""
+
+    lag_ms: float = 250.0  # smoothed loop lag that counts as saturated
+    depth: float = 100.0  # smoothed database-thread backlog + outbox messages that counts as saturated
+    window_s: float = 5.0  # the moving averages' time constant
+    recover: float = 0.5  # leave the state below this fraction of both thresholds...
+    min_on_s: float = 10.0  # ...and not before it has lasted this long
+    probe_s: float = 0.1  # how often the probe asks to wake
+    retry_after_s: int = 30  # what a refusal asks the client to wait (the Retry-After header)
+
+    @classmethod
+    def from_environment(cls) -> Thresholds:
+        return cls(
+            lag_ms=_env_float("CAISHEN_OVERLOAD_LAG_MS", cls.lag_ms),
+            depth=_env_float("CAISHEN_OVERLOAD_QUEUE", cls.depth),
+            window_s=max(0.1, _env_float("CAISHEN_OVERLOAD_WINDOW", cls.window_s)),
+            recover=min(1.0, max(0.0, _env_float("CAISHEN_OVERLOAD_RECOVER", cls.recover))),
+            min_on_s=max(0.0, _env_float("CAISHEN_OVERLOAD_MIN_SECONDS", cls.min_on_s)),
+            probe_s=max(0.01, _env_float("CAISHEN_OVERLOAD_PROBE_MS", cls.probe_s * 1000) / 1000),
+            retry_after_s=max(1, int(_env_float("CAISHEN_OVERLOAD_RETRY_AFTER", cls.retry_after_s))),
+        )
+
+
+class SaturationMonitor:
+    """Smoothed lag and depth, and the overloaded state with hysteresis.
+
+    ``observe`` is fed by the probe (``run``) on the loop, or directly by tests with their own
+    clock.  The state is read from any thread (the database thread's services, Django's request
+    threads): plain attributes, each written whole by the loop's thread only.
+    """
+
+    def __init__(
+        self,
+        thresholds: Thresholds | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        depth: Callable[[], int] | None = None,
+    ) -> None:
+        self.thresholds = thresholds or Thresholds()
+        self.clock = clock
+        self.depth_source = depth or current_depth
+        self.lag_ms = 0.0  # smoothed
+        self.depth = 0.0  # smoothed
+        self.last_lag_ms = 0.0  # the latest probe's, unsmoothed
+        self.last_depth = 0
+        self.overloaded = False
+        self.since: float | None = None  # clock() when the state last turned on
+        self.refusals = 0  # new tables and matches refused so far (for /healthz and the log)
+        self._last: float | None = None  # clock() of the previous observation
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- measuring ------------------------------------------------------------------------
+    def observe(self, lag_s: float, depth: int, now: float | None = None) -> None:
+        """One probe's reading.  The average weighs it by the time since the last one (an EWMA
+        with a time constant, not per sample): a late probe — the loop was blocked — counts for
+        the whole time it stood for, not as one sample among many."""
+        now = self.clock() if now is None else now
+        lag_ms = max(0.0, lag_s * 1000)
+        self.last_lag_ms, self.last_depth = lag_ms, depth
+        if self._last is None:
+            weight = 1.0 - math.exp(-self.thresholds.probe_s / self.thresholds.window_s)
+        else:
+            weight = 1.0 - math.exp(-max(0.0, now - self._last) / self.thresholds.window_s)
+        self._last = now
+        self.lag_ms += weight * (lag_ms - self.lag_ms)
+        self.depth += weight * (depth - self.depth)
+        self._update(now)
+
+    def _update(self, now: float) -> None:
+        t = self.thresholds
+        over_lag = t.lag_ms > 0 and self.lag_ms > t.lag_ms
+        over_depth = t.depth > 0 and self.depth > t.depth
+        if not self.overloaded:
+            if over_lag or over_depth:
+                self.overloaded, self.since = True, now
+                log.warning(
+                    "overloaded: refusing new tables and matches",
+                    extra={"lag_ms": round(self.lag_ms, 1), "queue": round(self.depth, 1)},
+                )
+            return
+        calm_lag = t.lag_ms <= 0 or self.lag_ms < t.lag_ms * t.recover
+        calm_depth = t.depth <= 0 or self.depth < t.depth * t.recover
+        lasted = self.since is None or now - self.since >= t.min_on_s
+        if calm_lag and calm_depth and lasted:
+            self.overloaded, self.since = False, None
+            log.warning(
+                "load back to normal: new tables and matches accepted",
+                extra={"lag_ms": round(self.lag_ms, 1), "queue": round(self.depth, 1), "refused": self.refusals},
+            )
+
+    # -- the probe on the server's loop ---------------------------------------------------
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the probe on daphne's loop (once; asgi.bind_to_loop)."""
+        if self._loop is loop and not loop.is_closed():
+            return
+        if self.thresholds.lag_ms <= 0 and self.thresholds.depth <= 0:
+            return  # switched off: nothing to measure
+        self._loop = loop
+        self._task = loop.create_task(self.run())
+
+    def serving(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def run(self) -> None:
+        """Sleep ``probe_s``, note how much later than asked the loop woke us, repeat.  A callback
+        that holds the loop for 300 ms makes the next wake-up 300 ms late: that is the wait every
+        socket and timer on the loop had too."""
+        loop = asyncio.get_running_loop()
+        interval = self.thresholds.probe_s
+        while True:
+            asked = loop.time() + interval
+            await asyncio.sleep(interval)
+            try:
+                self.observe(loop.time() - asked, self.depth_source(), self.clock())
+            except Exception:  # the probe must outlive a bad reading
+                log.exception("overload probe failed")
+
+    # -- reading --------------------------------------------------------------------------
+    def state(self) -> dict[str, object]:
+        """For /healthz: the smoothed figures, the latest probe's, and the state."""
+        return {
+            "lag_ms": round(self.lag_ms, 1),
+            "queue": round(self.depth, 1),
+            "last_lag_ms": round(self.last_lag_ms, 1),
+            "last_queue": self.last_depth,
+            "overloaded": self.overloaded,
+            "refused": self.refusals,
+            "measured": self.serving(),
+        }
+
+
+class Overloaded(Refused):
+    """A new table or match refused because this process is saturated; ``retry_after``: the
+    seconds to wait before trying again (the REST API's Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def message() -> str:
+    # Translated (zh-Hans / English) in the language active for the request: the REST API's
+    # ``detail``, the lobby's and the table page's messages show it as is.
+    return _(
+        "The server is busy and is not starting new tables or matches for now. "
+        "Games already running are not affected. Try again in a minute."
+    )
+
+
+def refuse_new_work() -> None:
+    """Raise ``Overloaded`` if this process is saturated: called where a new table is created or
+    a new match would start, never on a running match's path."""
+    if MONITOR.overloaded:
+        MONITOR.refusals += 1  # from several threads: a count for the log and /healthz, not exact
+        raise Overloaded(message(), MONITOR.thresholds.retry_after_s)
+
+
+def current_depth() -> int:
+    """What waits now: the database thread's queue and the outbox's unsent message batches."""
+    from games import dbqueue
+    from games.fanout import OUTBOX
+
+    return dbqueue.backlog() + OUTBOX.depth()
+
+
+MONITOR = SaturationMonitor(Thresholds.from_environment())

@@ -1,0 +1,445 @@
+"""Overload (issue 17): the saturation monitor, the refusal of new tables and matches past it,
+its recovery, running matches untouched, and timer steps ahead of socket work."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games import dbqueue, overload, services
+from games.engine.variants import get_variant
+from games.models import Hand, Table
+from games.overload import Overloaded, SaturationMonitor, Thresholds
+from games.timers import IN_PROCESS
+
+VARIANT = "zhejiang_caishen"
+EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+BUSY_EN = "The server is busy and is not starting new tables or matches for now."
+BUSY_ZH = "服务器正忙，暂不开新桌、不开新局"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def feed(monitor: SaturationMonitor, clock: FakeClock, lag_ms: float, seconds: float, depth: int = 0) -> None:
+    """``seconds`` of probe readings: the probe asks for 0.1 s and wakes ``lag_ms`` late."""
+    end = clock.now + seconds
+    while clock.now < end:
+        clock.now += 0.1 + lag_ms / 1000
+        monitor.observe(lag_ms / 1000, depth)
+
+
+def monitor(**kw: Any) -> tuple[SaturationMonitor, FakeClock]:
+    clock = FakeClock()
+    settings = {"lag_ms": 250.0, "depth": 200.0, "window_s": 5.0, "recover": 0.5, "min_on_s": 10.0} | kw
+    return SaturationMonitor(Thresholds(**settings), clock=clock, depth=lambda: 0), clock
+
+
+# --------------------------------------------------------------------------- the monitor
+def test_a_busy_but_unsaturated_loop_is_not_overloaded() -> None:
+    m, clock = monitor()
+    feed(m, clock, lag_ms=40, seconds=60)
+    assert not m.overloaded and 35 < m.lag_ms < 45
+
+
+def test_one_long_stall_is_smoothed_away() -> None:
+    m, clock = monitor()
+    feed(m, clock, lag_ms=5, seconds=10)
+    feed(m, clock, lag_ms=600, seconds=0.1)  # one 600 ms collection pause
+    feed(m, clock, lag_ms=5, seconds=10)
+    assert not m.overloaded
+
+
+def test_sustained_lag_turns_it_on_within_the_window() -> None:
+    m, clock = monitor()
+    feed(m, clock, lag_ms=5, seconds=10)
+    feed(m, clock, lag_ms=800, seconds=0.5)
+    assert not m.overloaded  # half a second of it is not yet saturation
+    feed(m, clock, lag_ms=800, seconds=4)
+    assert m.overloaded and m.lag_ms > 250
+
+
+def test_a_deep_queue_alone_turns_it_on() -> None:
+    m, clock = monitor()
+    feed(m, clock, lag_ms=5, seconds=20, depth=600)
+    assert m.overloaded and m.lag_ms < 10
+
+
+def test_hysteresis_it_stays_on_until_well_below_and_for_a_while() -> None:
+    m, clock = monitor()
+    feed(m, clock, lag_ms=1000, seconds=6)
+    assert m.overloaded
+    feed(m, clock, lag_ms=200, seconds=30)  # below the threshold, above half of it
+    assert m.overloaded, "flapped off between the two thresholds"
+    feed(m, clock, lag_ms=10, seconds=20)
+    assert not m.overloaded, "did not recover when the load fell"
+
+
+def test_it_never_turns_off_before_the_minimum_time() -> None:
+    m, clock = monitor(min_on_s=30)
+    feed(m, clock, lag_ms=2000, seconds=5)
+    assert m.overloaded
+    feed(m, clock, lag_ms=0, seconds=20)
+    assert m.overloaded and m.lag_ms < 125
+    feed(m, clock, lag_ms=0, seconds=15)
+    assert not m.overloaded
+
+
+def test_thresholds_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "120")
+    monkeypatch.setenv("CAISHEN_OVERLOAD_QUEUE", "0")
+    monkeypatch.setenv("CAISHEN_OVERLOAD_RETRY_AFTER", "12")
+    t = Thresholds.from_environment()
+    assert (t.lag_ms, t.depth, t.retry_after_s) == (120, 0, 12)
+    monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "fast")
+    with pytest.raises(ValueError, match="CAISHEN_OVERLOAD_LAG_MS"):
+        Thresholds.from_environment()
+
+
+def test_switched_off_it_measures_nothing() -> None:
+    m, clock = monitor(lag_ms=0, depth=0)
+    feed(m, clock, lag_ms=5000, seconds=10, depth=10_000)
+    assert not m.overloaded
+    loop = asyncio.new_event_loop()
+    try:
+        m.bind(loop)
+        assert not m.serving()
+    finally:
+        loop.close()
+
+
+def test_the_probe_sees_a_deliberately_blocked_loop() -> None:
+    """The real probe on a real loop: a callback that holds the loop 300 ms, again and again."""
+    m = SaturationMonitor(Thresholds(lag_ms=100, depth=0, window_s=0.3, probe_s=0.02, min_on_s=0), depth=lambda: 3)
+
+    async def scenario() -> None:
+        m.bind(asyncio.get_running_loop())
+        await asyncio.sleep(0.3)
+        assert not m.overloaded and m.last_lag_ms < 100
+        for _ in range(4):
+            time.sleep(0.3)  # the loop is blocked: no probe, no socket, no timer runs meanwhile
+            await asyncio.sleep(0.03)
+        assert m.overloaded and m.lag_ms > 100 and m.last_depth == 3
+        await asyncio.sleep(1.5)  # the blocking stopped: it recovers by itself
+        assert not m.overloaded
+        assert m.serving()
+        assert m._task is not None
+        m._task.cancel()
+
+    asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------- refusing new work
+@pytest.fixture
+def busy(monkeypatch: pytest.MonkeyPatch) -> SaturationMonitor:
+    """This process saturated, on a fake clock the test drives (feed) to recover."""
+    m, clock = monitor(min_on_s=0)
+    feed(m, clock, lag_ms=1500, seconds=6)
+    assert m.overloaded
+    m.clock_for_tests = clock  # type: ignore[attr-defined]
+    monkeypatch.setattr(overload, "MONITOR", m)
+    return m
+
+
+def recover(m: SaturationMonitor) -> None:
+    feed(m, m.clock_for_tests, lag_ms=2, seconds=20)  # type: ignore[attr-defined]
+    assert not m.overloaded
+
+
+@pytest.fixture(autouse=True)
+def live_settings(settings: Any) -> None:
+    settings.CAISHEN_BOT_DELAY = 0
+    settings.CAISHEN_SWEEP_SECONDS = 0
+    settings.CAISHEN_DISCARD_PAUSE = 0
+    settings.CAISHEN_CLAIM_PROTECTION = "pause"
+
+
+@pytest.fixture
+def users(db: Any) -> list[Any]:
+    User = get_user_model()
+    return [User.objects.create_user(f"o{i}", password="pw-123456") for i in range(4)]
+
+
+def api(user: Any) -> APIClient:
+    c = APIClient()
+    c.force_authenticate(user)
+    return c
+
+
+@pytest.mark.django_db
+def test_create_table_answers_503_with_retry_after(users: list[Any], busy: SaturationMonitor) -> None:
+    response = api(users[0]).post("/api/tables/", {"variant": VARIANT}, format="json", **EN)
+    assert response.status_code == 503
+    assert response["Retry-After"] == str(busy.thresholds.retry_after_s)
+    assert response.json()["detail"].startswith(BUSY_EN)
+    assert not Table.objects.exists()
+    # zh-Hans, the site's language
+    response = api(users[0]).post("/api/tables/", {"variant": VARIANT}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 503 and response.json()["detail"].startswith(BUSY_ZH)
+    # A request that is wrong still hears what is wrong with it, not "busy".
+    response = api(users[0]).post("/api/tables/", {"variant": VARIANT, "stake": 0}, format="json", **EN)
+    assert response.status_code == 400
+    recover(busy)
+    assert api(users[0]).post("/api/tables/", {"variant": VARIANT}, format="json").status_code == 201
+
+
+@pytest.mark.django_db
+def test_the_fourth_ready_is_refused_and_the_match_waits_then_starts_after_recovery(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = services.create_table(users[0], VARIANT, {}, hands_total=1)
+    for u in users:
+        services.sit(table.pk, u)
+    for u in users[:3]:
+        services.set_ready(table.pk, u)
+    m, clock = monitor(min_on_s=0)
+    monkeypatch.setattr(overload, "MONITOR", m)
+    feed(m, clock, lag_ms=1500, seconds=6)
+
+    response = api(users[3]).post(f"/api/tables/{table.pk}/ready/", {"ready": True}, format="json", **EN)
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert response.json()["detail"].startswith(BUSY_EN)
+    table.refresh_from_db()
+    assert table.status == Table.WAITING and not table.seats.get(user=users[3]).ready
+    assert not Hand.objects.filter(table=table).exists()
+    assert m.refusals == 1
+
+    feed(m, clock, lag_ms=2, seconds=20)  # the load fell
+    assert not m.overloaded
+    response = api(users[3]).post(f"/api/tables/{table.pk}/ready/", {"ready": True}, format="json")
+    assert response.status_code == 200
+    assert Table.objects.get(pk=table.pk).status == Table.PLAYING
+
+
+@pytest.mark.django_db
+def test_bots_that_would_start_a_match_are_refused(users: list[Any], busy: SaturationMonitor) -> None:
+    owner = users[0]
+    recover(busy)
+    table = services.create_table(owner, VARIANT, {})
+    services.sit(table.pk, owner)
+    services.set_ready(table.pk, owner)
+    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    response = api(owner).post(f"/api/tables/{table.pk}/bots/", format="json", **EN)
+    assert response.status_code == 503 and "Retry-After" in response
+    assert Table.objects.get(pk=table.pk).status == Table.WAITING
+    assert not table.seats.filter(is_bot=True).exists()  # nothing changed
+
+
+@pytest.mark.django_db
+def test_sitting_and_standing_are_not_refused(users: list[Any], busy: SaturationMonitor) -> None:
+    recover(busy)
+    table = services.create_table(users[0], VARIANT, {})
+    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    assert busy.overloaded
+    services.sit(table.pk, users[1])
+    services.set_ready(table.pk, users[1])  # one ready seat starts nothing
+    services.stand(table.pk, users[1])
+
+
+@pytest.mark.django_db
+def test_a_running_match_is_never_refused(users: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves, timer steps and the match's next hand go on while the process refuses new matches."""
+    me = users[0]
+    table = services.create_table(me, VARIANT, {}, hands_total=2)
+    services.sit(table.pk, me)
+    services.add_bots(table.pk, me)
+    services.set_ready(table.pk, me)
+    assert Table.objects.get(pk=table.pk).status == Table.PLAYING
+    m, clock = monitor()
+    monkeypatch.setattr(overload, "MONITOR", m)
+    feed(m, clock, lag_ms=3000, seconds=10)
+    assert m.overloaded
+
+    moves = 0
+    for _ in range(800):
+        t = Table.objects.get(pk=table.pk)
+        if t.status == Table.FINISHED:
+            break
+        row = Hand.objects.filter(table=t).order_by("-number").first()
+        assert row is not None
+        state = services.state_for(t, me)
+        legal = [a for a in (state["hand"] or {}).get("view", {}).get("legal_actions", []) if a["do"] != "pass"]
+        if row.status == Hand.PLAYING and legal:
+            action = {k: v for k, v in legal[0].items() if k != "seat"}
+            services.submit(row.pk, me, action, row.seq)  # never Overloaded
+            moves += 1
+            continue
+        if t.ready_deadline is not None:
+            Table.objects.filter(pk=t.pk).update(ready_deadline=t.ready_deadline.replace(year=2000))
+            services.wake("table", t.pk, services.deadline_token(t.ready_deadline.replace(year=2000)))
+            continue
+        assert row.deadline_at is not None, "the match stalled"
+        Hand.objects.filter(pk=row.pk).update(deadline_at=row.deadline_at.replace(year=2000))
+        services.wake("hand", row.pk, row.seq)  # timer steps, the next hand's deal included
+    assert Table.objects.get(pk=table.pk).status == Table.FINISHED
+    assert moves > 0 and Hand.objects.filter(table=table).count() == 2
+    assert m.refusals == 0 and m.overloaded
+
+
+@pytest.mark.django_db
+def test_the_countdown_does_not_unseat_while_matches_are_refused(users: list[Any], busy: SaturationMonitor) -> None:
+    recover(busy)
+    table = services.create_table(users[0], VARIANT, {})
+    for u in users:
+        services.sit(table.pk, u)
+    for u in users[:3]:
+        services.set_ready(table.pk, u)
+    table.refresh_from_db()
+    assert table.ready_deadline is not None
+    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    with pytest.raises(Overloaded):
+        services.set_ready(table.pk, users[3])
+    past = table.ready_deadline.replace(year=2000)
+    Table.objects.filter(pk=table.pk).update(ready_deadline=past)
+    assert services.wake("table", table.pk, services.deadline_token(past))
+    table.refresh_from_db()
+    assert table.seats.filter(user=users[3]).exists(), "unseated for a refusal that was the server's"
+    assert table.ready_deadline is not None and table.ready_deadline.year > 2000  # the countdown restarted
+
+
+# ------------------------------------------------------------------------ HTML and health
+@pytest.mark.django_db
+def test_the_lobby_and_the_create_form_say_the_server_is_busy(users: list[Any], busy: SaturationMonitor) -> None:
+    client = Client()
+    client.force_login(users[0])
+    html = client.get(reverse("games:lobby"), **EN).content.decode()
+    assert "data-busy" in html and BUSY_EN in html
+    assert BUSY_ZH in client.get(reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    response = client.post(
+        reverse("games:create"),
+        {"variant": VARIANT, "stake": 1, "hands_total": 4, "turn_seconds": 20, "claim_seconds": 8}
+        | {f"opt_{o['key']}": o["default"] for o in get_variant(VARIANT).describe()["options"]},
+        **EN,
+    )
+    assert response.status_code == 503 and response["Retry-After"]
+    assert "data-refused" in response.content.decode() and BUSY_EN in response.content.decode()
+    recover(busy)
+    assert "data-busy" not in client.get(reverse("games:lobby"), **EN).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_table_page_ready_form_flashes_the_reason(users: list[Any], busy: SaturationMonitor) -> None:
+    recover(busy)
+    table = services.create_table(users[0], VARIANT, {})
+    for u in users:
+        services.sit(table.pk, u)
+    for u in users[:3]:
+        services.set_ready(table.pk, u)
+    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    client = Client()
+    client.force_login(users[3])
+    response = client.post(reverse("games:ready", args=[table.pk]), {"ready": "true"}, follow=True, **EN)
+    assert BUSY_EN in response.content.decode()
+    assert Table.objects.get(pk=table.pk).status == Table.WAITING
+
+
+@pytest.mark.django_db
+def test_healthz_shows_the_load_and_stays_green_when_busy(client: Any, busy: SaturationMonitor) -> None:
+    response = client.get("/healthz")
+    body = response.json()
+    assert response.status_code == 200 and body["status"] == "ok"
+    assert body["load"]["overloaded"] is True and body["load"]["lag_ms"] > 250
+    assert {"queue", "last_lag_ms", "refused", "measured", "snapshots"} <= set(body["load"])
+
+
+@pytest.mark.django_db
+def test_the_schema_documents_503_and_retry_after() -> None:
+    schema = APIClient().get("/api/schema/?format=json").json()
+    paths = schema["paths"]
+    for path, method in (
+        ("/api/tables/", "post"),
+        ("/api/tables/{id}/ready/", "post"),
+        ("/api/tables/{id}/bots/", "post"),
+    ):
+        answers = paths[path][method]["responses"]
+        assert "503" in answers, path
+        assert "Retry-After" in answers["503"].get("headers", {}), path
+
+
+# ------------------------------------------------------------- timers ahead of sockets
+def test_the_laned_queue_serves_urgent_work_first() -> None:
+    executor = dbqueue.laned_executor()
+    order: list[str] = []
+    gate = threading.Event()
+    try:
+        first = executor.submit(gate.wait)
+        normal = [executor.submit(order.append, f"socket{i}") for i in range(5)]
+        token = dbqueue.URGENT.set(True)
+        try:
+            urgent = executor.submit(order.append, "timer")
+        finally:
+            dbqueue.URGENT.reset(token)
+        assert executor._work_queue.qsize() == 6
+        gate.set()
+        for f in [first, *normal, urgent]:
+            f.result(timeout=5)
+    finally:
+        executor.shutdown(wait=True)
+    assert order == ["timer", "socket0", "socket1", "socket2", "socket3", "socket4"]
+
+
+def test_a_timer_step_goes_ahead_of_a_flood_of_socket_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process timer's step (games/timers.py) waits for at most the call running now, not
+    for the socket reads queued before it on the database thread."""
+    monkeypatch.setattr(SyncToAsync, "single_thread_executor", dbqueue.laned_executor())
+    order: list[str] = []
+    gate = threading.Event()
+    monkeypatch.setattr(services, "wake", lambda kind, obj_id, token: order.append(f"wake {kind} {obj_id}"))
+
+    async def scenario() -> None:
+        blocked = asyncio.ensure_future(database_sync_to_async(gate.wait)())
+        await asyncio.sleep(0.05)
+        reads = [asyncio.ensure_future(database_sync_to_async(order.append)(f"read{i}")) for i in range(50)]
+        await asyncio.sleep(0.05)
+        assert dbqueue.backlog() == 50
+        timer = asyncio.ensure_future(IN_PROCESS.fire("hand", 7, 3))
+        await asyncio.sleep(0.05)
+        gate.set()
+        await asyncio.gather(blocked, timer, *reads)
+
+    asyncio.run(scenario())
+    SyncToAsync.single_thread_executor.shutdown(wait=True)
+    assert order[0] == "wake hand 7" and len(order) == 51
+    assert order[1:] == [f"read{i}" for i in range(50)]  # the sockets keep their order
+
+
+def test_urgent_work_does_not_leak_into_other_tasks() -> None:
+    seen: list[bool] = []
+
+    async def scenario() -> None:
+        async def timer() -> None:
+            dbqueue.URGENT.set(True)
+            seen.append(dbqueue.URGENT.get())
+
+        await asyncio.ensure_future(timer())
+        seen.append(dbqueue.URGENT.get())
+
+    asyncio.run(scenario())
+    assert seen == [True, False]
+
+
+def test_install_is_idempotent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(SyncToAsync, "single_thread_executor", SyncToAsync.single_thread_executor)
+    dbqueue.install()
+    laned = SyncToAsync.single_thread_executor
+    dbqueue.install()
+    assert SyncToAsync.single_thread_executor is laned
+    assert isinstance(laned._work_queue, dbqueue.LanedQueue)  # type: ignore[attr-defined]
+    future: Future[int] = laned.submit(lambda: 41 + 1)
+    assert future.result(timeout=5) == 42
