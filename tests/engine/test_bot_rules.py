@@ -20,47 +20,20 @@ from games.engine.bots import YOU_MIN_LIVE, GreedyBot, seen_counts
 from games.engine.hand import CLAIM, ON_ADDED_KONG, PLAY, Hand
 from games.engine.simulate import hand_seed, play_hand, simulate
 from games.engine.state import DISCARD, PASS, WIN, Action
-from games.engine.tiles import NUM_KINDS, WHITE, format_tiles, parse_tile, parse_tiles
+from games.engine.tiles import NUM_KINDS, parse_tile
 from games.engine.variants import get_variant
 from games.engine.variants import zhangzhou_hands as zh
 from games.engine.variants.dongbei_scoring import READY
 from games.engine.variants.zhangzhou import PROMPT, ROB_GOLD, ROB_KONG, YOU, live
 from tests.engine.rig import act, fill_hands, hand_after
+from tests.engine.test_zhangzhou import table  # the filled 漳州 deal of those tests
 
 ZZ = "zhangzhou"
 T = parse_tile
 
+
 # Filler hands far from 听牌 even with a gold (as in test_zhangzhou): lone suited tiles three
 # ranks apart and lone honours, so only the seats a test names can win, claim or rob.
-PATTERNS = {
-    "E": "1m 4m 7m 2p 5p 8p 3s 6s 9s",
-    "S": "2m 5m 8m 3p 6p 9p 1s 4s 7s",
-    "W": "3m 6m 9m 1p 4p 7p 2s 5s 8s",
-    "N": "1m 4m 7m 3p 6p 9p 2s 5s 8s",
-}
-HONOURS = parse_tiles("E S W N C F")
-
-
-def table(given: dict[str, str], flipped: str = "5m", wall: str = "", tail: str = "") -> dict[str, str]:
-    gold = parse_tile(flipped)
-    used = Counter(t for h in given.values() for t in parse_tiles(h))
-    used.update(parse_tiles(wall) + parse_tiles(tail) + [gold])
-    out = dict(given)
-    for seat in "ESWN":
-        if seat in out:
-            continue
-        size = 17 if seat == "E" else 16
-        suited = parse_tiles(PATTERNS[seat])
-        tiles: list[int] = []
-        for t in suited + HONOURS + suited + HONOURS:
-            if len(tiles) < size and t not in (gold, WHITE) and used[t] < 4 and tiles.count(t) < 2:
-                tiles.append(t)
-                used[t] += 1
-        assert len(tiles) == size and (seat == "E" or not zh.is_ready([tiles.count(k) for k in range(42)], gold))
-        out[seat] = format_tiles(tiles)
-    return out
-
-
 def after(variant: str, hands: dict[str, str], actions: list[dict[str, Any]], **extra: Any) -> Hand:
     """The hand after ``actions``, played as the scenario runner plays them."""
     hand = scenario.build_hand({"variant": variant, "hands": hands, **extra})
