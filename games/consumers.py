@@ -585,9 +585,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send(text_data=text)
             return
         held = (self.v1_state or {}).get("hand") or {}
+        if self.v1_state is not None and held.get("id") == frame["hand_id"] and held.get("seq") == frame["seq"]:
+            # A snapshot at this very step overtook its frame: the state is the step's already;
+            # the whole update v1 would have sent is that state with the step's events.
+            await self.send_json({"type": "update", "seq": frame["seq"], **self.v1_state, "events": frame["events"]})
+            return
+        if held.get("id") == frame["hand_id"] and isinstance(held.get("seq"), int) and held["seq"] > frame["seq"]:
+            return  # older than what this client holds (a v1 client drops it too)
         if held.get("id") != frame["hand_id"] or held.get("seq") != base:
-            # This socket's state is not the delta's base (a snapshot crossed it, a frame was
-            # dropped): v1 clients are owed whole states, so read one.
+            # This socket's state is not the delta's base (a frame was dropped, the socket came
+            # in between): v1 clients are owed whole states, so read one.
             await (self.send_snapshot() if self.position is not None else self.watcher_sync(resync=True))
             return
         assert self.v1_state is not None
