@@ -201,18 +201,21 @@ async def play(p: Player, topology: Any, table: int, deadline: float) -> None:
                 if kind == "snapshot":
                     p.snapshots.append(time.monotonic())
                 assert frame.get("you") == p.chair
+                hand = frame.get("hand")
+                if hand:
+                    # Seen, even in the frame that ends the match: frames lost in an outage are made
+                    # good by the snapshot that shows the match over as well as by a resync.
+                    previous = p.last_seen.get(hand["id"])
+                    p.last_seen[hand["id"]] = max(hand["seq"], previous or 0)
                 if match_over(frame):
                     p.done = True
                     return
-                hand = frame.get("hand")
                 if not hand:
                     continue
                 hand_id, seq = hand["id"], hand["seq"]
-                previous = p.last_seen.get(hand_id)
                 if kind == "update" and previous is not None and seq > previous + 1:
                     p.gaps.append((hand_id, previous, seq))
                     await p.ws.send(json.dumps({"type": "resync"}))
-                p.last_seen[hand_id] = max(seq, previous or 0)
                 if hand["status"] != "playing" or (hand_id, seq) in acted_on or seq < p.last_seen[hand_id]:
                     continue
                 legal = hand["view"].get("legal_actions") or []
