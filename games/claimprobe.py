@@ -37,7 +37,7 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from games import fanout, services, timers
-from games.deltas import apply_delta, state_of
+from games.deltas import apply_delta, as_update, chains, state_of
 from games.engine.bots import GreedyBot
 from games.engine.hand import CLAIM
 from games.engine.state import PASS
@@ -256,11 +256,11 @@ def _as_client_holds(
     held, the whole frame to look at; None for a delta that does not chain — none should here)."""
     if frame.get("type") != "delta":
         return state_of(frame), frame
-    hand = (held or {}).get("hand") or {}
-    if held is None or hand.get("id") != frame["hand_id"] or hand.get("seq") != frame["base"]:
+    if not chains(held, frame):
         return held, None
+    assert held is not None
     held = apply_delta(held, frame)
-    return held, {**held, "type": "update", "seq": frame["seq"], "events": frame.get("events", [])}
+    return held, as_update(held, frame)
 
 
 def _observe(

@@ -19,9 +19,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games import services, spectating
-from games.deltas import apply_delta, state_of
-from games.fanout import public_group, seat_group, seat_holder, table_changed
+from games import dbqueue, services, spectating
+from games.deltas import apply_delta, as_update, chains, state_of
+from games.fanout import OUTBOX, public_group, seat_group, seat_holder, table_changed
 from games.frame_cache import HISTORY, Received
 from games.models import Seat, Table
 from games.timers import IN_PROCESS, backend_name
@@ -48,7 +48,24 @@ log = logging.getLogger("caishen.table")
 SNAPSHOTS: collections.Counter[str] = collections.Counter()
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class DirectDispatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """A JSON socket whose messages go to their handlers without Channels' database hop.
+
+    Channels runs close_old_connections() before every message: a hop to the process's one
+    database thread, queued behind every table's steps, for every frame to every socket.  All
+    database work of these sockets goes through database_sync_to_async, which already does that
+    around each call, so the hop is skipped (docs/performance.md).  The table socket and the
+    load test's reference server share this, so the reference is not charged for a hop the real
+    server does not make."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(DirectDispatchConsumer):
     """One socket of one browser tab at one table.
 
     What a socket reads follows what its user holds *now* (docs/protocol.md, "Who you are"): the
@@ -76,16 +93,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     # v1 sockets only: the state this socket's client holds, so that a delta frame can be turned
     # into the whole update frame v1 promises (done here, per v1 socket; v2 clients apply it).
     v1_state: dict[str, Any] | None = None
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels runs close_old_connections() before every message: a hop to the process's one
-        # database thread, queued behind every table's steps, for every frame to every socket.
-        # All database work here goes through database_sync_to_async, which already does that
-        # around each call, so the hop is skipped (docs/performance.md).
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         if backend_name() == "inprocess":  # with Celery timers no daphne process runs a sweeper
@@ -172,23 +179,33 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         return None, spectating.spectator_state(table, delay=delay)
 
     def _read_catch_up(self, since: tuple[int, int]) -> tuple[int, list[str], tuple[int, int]] | None:
-        """A seated v2 client that had the hand at ``since`` (hand id, seq): the frames it missed,
-        from this process's history (games.frame_cache.HISTORY), then the table as it is now.
-        None when that cannot be done (not seated, another hand, the history does not cover the
-        gap): the caller sends a snapshot."""
+        """A seated v2 client that had the hand at ``since`` (hand id, seq) reconnects: the chair
+        its user holds, the frames it missed and then the table as it is now, and the (hand, seq)
+        that leaves it at.  None when that cannot be done (not seated, or _missed_frames cannot):
+        the caller sends a snapshot."""
         table = services.reads.table_row(self.table_id)
-        if table is None or self.user_id is None:
+        if table is None:
             return None
         seats = services.play.table_seats(table, lock=False)
         position = services.reads.held_position(seats, self.scope.get("user"))
-        current = services.current_seq(self.table_id)
-        if position is None or current is None or current[0] != since[0]:
+        if position is None:
             return None
-        frames = HISTORY.since(seat_group(self.table_id, position), since[0], since[1], self.user_id, current[1])
-        if frames is None:
+        missed = self._missed_frames(position, since)
+        if missed is None:
             return None
+        frames, current = missed
         table_now = services.reads.table_message(table, seats, position)
         return position, [*frames, json.dumps(table_now, separators=(",", ":"))], current
+
+    def _missed_frames(self, position: int, since: tuple[int, int]) -> tuple[list[str], tuple[int, int]] | None:
+        """The frames that take this socket's user at chair ``position`` from ``since`` (hand id,
+        seq) to the hand's current step, from this process's history (games.frame_cache.HISTORY),
+        with that step; None when the hand is another or the history does not cover the gap."""
+        current = services.current_seq(self.table_id)
+        if current is None or current[0] != since[0] or self.user_id is None:
+            return None
+        frames = HISTORY.since(seat_group(self.table_id, position), since[0], since[1], self.user_id, current[1])
+        return (frames, current) if frames is not None else None
 
     async def _follow(self, position: int | None) -> None:
         """Make this socket a reader of ``position`` (the chair its user holds now; None: a
@@ -377,18 +394,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def _catch_up(self, content: dict[str, Any]) -> bool:
         """A v2 ``resync`` naming the hand and seq the client holds: the frames it missed, if
         this process still has them all (else False: the caller sends a snapshot)."""
-        hand_id, seq = content.get("hand"), content.get("seq")
-        if self.version < 2 or not isinstance(hand_id, int) or not isinstance(seq, int) or self.user_id is None:
+        since = (content.get("hand"), content.get("seq"))
+        if self.version < 2 or self.position is None or not all(type(n) is int for n in since):
+            return False  # (type, not isinstance: JSON true is no seq)
+        missed = await database_sync_to_async(self._missed_frames)(self.position, since)
+        if missed is None:
             return False
-        if isinstance(hand_id, bool) or isinstance(seq, bool):
-            return False
-        assert self.position is not None
-        current = await database_sync_to_async(services.current_seq)(self.table_id)
-        if current is None or current[0] != hand_id:
-            return False
-        frames = HISTORY.since(seat_group(self.table_id, self.position), hand_id, seq, self.user_id, current[1])
-        if frames is None:
-            return False
+        frames, current = missed
         for text in frames:
             await self.send(text_data=text)
         self.delivered = max(self.delivered, current)
@@ -570,11 +582,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 self.group, Received(event["hand"], event["seq"], event.get("base"), text, event.get("reader"))
             )
         if self.position is None and self.delay > 0:
-            self._later(self._forward, text, event.get("base"))  # spectators see play late
+            self._later(self._forward, text)  # spectators see play late
             return
-        await self._forward(text, event.get("base"))
+        await self._forward(text)
 
-    async def _forward(self, text: str, base: int | None) -> None:
+    async def _forward(self, text: str) -> None:
         """Send a frame: as is to a v2 client; to a v1 client a delta becomes the whole update."""
         if self.version >= 2:
             await self.send(text_data=text)
@@ -588,18 +600,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.v1_state is not None and held.get("id") == frame["hand_id"] and held.get("seq") == frame["seq"]:
             # A snapshot at this very step overtook its frame: the state is the step's already;
             # the whole update v1 would have sent is that state with the step's events.
-            await self.send_json({"type": "update", "seq": frame["seq"], **self.v1_state, "events": frame["events"]})
+            await self.send_json(as_update(self.v1_state, frame))
             return
         if held.get("id") == frame["hand_id"] and isinstance(held.get("seq"), int) and held["seq"] > frame["seq"]:
             return  # older than what this client holds (a v1 client drops it too)
-        if held.get("id") != frame["hand_id"] or held.get("seq") != base:
+        if not chains(self.v1_state, frame):
             # This socket's state is not the delta's base (a frame was dropped, the socket came
             # in between): v1 clients are owed whole states, so read one.
             await (self.send_snapshot() if self.position is not None else self.watcher_sync(resync=True))
             return
         assert self.v1_state is not None
         self.v1_state = apply_delta(self.v1_state, frame)
-        await self.send_json({"type": "update", "seq": frame["seq"], **self.v1_state, "events": frame["events"]})
+        await self.send_json(as_update(self.v1_state, frame))
 
     def _may_read(self, event: dict[str, Any]) -> bool:
         """The send-time check: a seat's frame goes only to a socket reading that chair whose
@@ -664,8 +676,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
 
 def _version_and_since(query: dict[str, list[str]]) -> tuple[int, tuple[int, int] | None]:
-    """``?v=2&hand=42&seq=17`` -> (2, (42, 17)); no or malformed ``v``: 1; ``since`` only when both
-    numbers are there."""
+    """``?v=2&hand=42&seq=17`` -> (2, (42, 17)).  No ``v``: 1; one that is not a number: 0 (refused
+    as a version not spoken); ``since`` only when both numbers are there."""
     try:
         version = int(query.get("v", ["1"])[0])
     except ValueError:
@@ -680,9 +692,6 @@ def _version_and_since(query: dict[str, list[str]]) -> tuple[int, tuple[int, int
 def _frames_in_flight() -> bool:
     """Whether this process has work queued that a late frame may be behind: calls waiting for
     the database thread (games/dbqueue.py) or batches in the fan-out outbox."""
-    from games import dbqueue
-    from games.fanout import OUTBOX
-
     return dbqueue.backlog() > 0 or OUTBOX.depth() > 0
 
 

@@ -20,8 +20,10 @@ sockets: there is at most one pending deadline per hand or table, each a few mil
 from __future__ import annotations
 
 import collections
+import contextlib
 import contextvars
 import queue
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -31,6 +33,17 @@ from asgiref.sync import SyncToAsync
 # socket work.  Read by LanedQueue.put, which runs on the loop's thread in the caller's context
 # (loop.run_in_executor calls executor.submit there).
 URGENT: contextvars.ContextVar[bool] = contextvars.ContextVar("caishen_db_urgent", default=False)
+
+
+@contextlib.contextmanager
+def urgent() -> Iterator[None]:
+    """Mark the database calls made inside as urgent, and take the mark off after: a caller
+    through ``async_to_sync`` gets the context's changes back, so it must not outlive the step."""
+    token = URGENT.set(True)
+    try:
+        yield
+    finally:
+        URGENT.reset(token)
 
 
 class LanedQueue:

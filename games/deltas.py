@@ -106,6 +106,18 @@ def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def chains(state: dict[str, Any] | None, delta: dict[str, Any]) -> bool:
+    """Whether ``delta`` applies to ``state``: the same hand, at the delta's base."""
+    hand = (state or {}).get("hand") or {}
+    return state is not None and hand.get("id") == delta["hand_id"] and hand.get("seq") == delta["base"]
+
+
+def as_update(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """The whole ``update`` frame v1 sends for this step: the reader's ``state`` after ``delta``
+    with the step's seq and events (what a v2 client hands its renderer: static/js/net.js)."""
+    return {**state, "type": "update", "seq": delta["seq"], "events": delta.get("events", [])}
+
+
 def state_of(frame: dict[str, Any]) -> dict[str, Any]:
     """A snapshot or full ``update`` frame as a reader state (the frame's own keys dropped)."""
     return {k: v for k, v in frame.items() if k in ("table", "seats", "you", "hand")}

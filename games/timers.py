@@ -136,27 +136,20 @@ class InProcessTimers:
         from games import dbqueue, services
 
         # The step goes ahead of socket work queued for the database thread (games/dbqueue.py):
-        # a deadline that fired on time must not then wait behind a flood of reads.  Reset after,
-        # so the mark never outlives the step (a caller through async_to_sync gets the context
-        # changes back).
-        urgent = dbqueue.URGENT.set(True)
-        try:
-            await database_sync_to_async(services.wake)(kind, obj_id, token)
-        except Exception:
-            log.exception("timer %s %s %s failed", kind, obj_id, token)
-        finally:
-            dbqueue.URGENT.reset(urgent)
+        # a deadline that fired on time must not then wait behind a flood of reads.
+        with dbqueue.urgent():
+            try:
+                await database_sync_to_async(services.wake)(kind, obj_id, token)
+            except Exception:
+                log.exception("timer %s %s %s failed", kind, obj_id, token)
 
     async def sweep_once(self) -> None:
         from games import dbqueue, services
 
-        urgent = dbqueue.URGENT.set(True)  # overdue deadlines: the sweeper's reads jump the queue too
-        try:
+        with dbqueue.urgent():  # overdue deadlines: the sweeper's reads jump the queue too
             for wakeup in await database_sync_to_async(services.due_wakeups)():
                 await self.fire(*wakeup)
             await database_sync_to_async(services.record_sweep)()
-        finally:
-            dbqueue.URGENT.reset(urgent)
 
     async def _sweep_forever(self) -> None:
         every = float(getattr(settings, "CAISHEN_SWEEP_SECONDS", 2))

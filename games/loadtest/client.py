@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.deltas import apply_delta, state_of
+from games.deltas import apply_delta, as_update, chains, state_of
 from games.loadtest.setup import Seat
 
 
@@ -149,14 +149,15 @@ class SeatClient:
         held = (self.state or {}).get("hand") or {}
         if held.get("id") == delta["hand_id"] and held.get("seq", 0) >= delta["seq"]:
             return None  # already seen
-        if self.state is None or held.get("id") != delta["hand_id"] or held.get("seq") != delta["base"]:
+        if not chains(self.state, delta):
             self.stats.gaps += 1
             if self.ws is not None:
                 message = {"type": "resync", "hand": held.get("id"), "seq": held.get("seq")}
                 asyncio.ensure_future(self.ws.send(json.dumps(message)))
             return None
+        assert self.state is not None
         self.state = apply_delta(self.state, delta)
-        return {**self.state, "type": "update", "seq": delta["seq"], "events": delta.get("events", [])}
+        return as_update(self.state, delta)
 
     def _act_soon(self, key: tuple[int, int], action: dict[str, Any]) -> None:
         if self.stopping or self.latest != key or self.ws is None:

@@ -22,11 +22,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connection
 
+from games.consumers import DirectDispatchConsumer
 from games.models import Hand, Seat
 
 TILE = "5m"  # every seat's only legal discard
@@ -108,7 +107,7 @@ def seat_and_hand(table_id: int, user_id: int | None) -> tuple[int, tuple[int, i
     return position, current_hand(table_id)
 
 
-class ReferenceConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class ReferenceConsumer(DirectDispatchConsumer):
     """One seat's socket at a reference table (see the module's docstring)."""
 
     table_id: int
@@ -116,16 +115,6 @@ class ReferenceConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     group: str = ""
     hand_id: int | None = None  # the hand this socket was last told about
     seq: int = 0  # and its seq
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # As games.consumers.TableConsumer: Channels' own dispatch hops to the database thread
-        # (close_old_connections) before every message, which database_sync_to_async already
-        # does around each call.  The real server skips that hop; so does its reference, or the
-        # ratio would charge the reference for work the real server no longer does.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
