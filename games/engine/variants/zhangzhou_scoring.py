@@ -5,7 +5,7 @@ each loser pays the winner ``(底分 + W) × K × R`` where ``W`` is the winner'
 花分+杠分, ``K`` the win type's multiplier and ``R`` the dealer-streak factor on
 payments between the dealer and another player.  The side scores are settled
 apart: 分饼 (the dealer paid the followers during the hand) and the losers'
-花分/杠分 among themselves, pairwise; under 承包 and 诈胡 one seat pays some of them
+花分/杠分 among themselves, pairwise; under 承包 and 诈胡 one seat pays 分饼
 instead (:class:`Liable`).  Every payment goes through a Ledger, so
 the hand is zero-sum by construction.
 """
@@ -92,22 +92,21 @@ def _fenbing(hand: Hand, total: Ledger, liable: Liable) -> BreakdownItem | None:
     return BreakdownItem("fenbing", "分饼", rounds, detail, payments=item.named())
 
 
-def _pairwise(hand: Hand, seats: list[int], total: Ledger, liable: Liable) -> BreakdownItem | None:
-    """花分/杠分 among ``seats``: each pair settles the difference of their points."""
+def _pairwise(hand: Hand, seats: list[int], total: Ledger) -> BreakdownItem | None:
+    """花分/杠分 among ``seats``: each pair settles the difference of their points.  Only losers
+    settle so (a winner's points are inside its score), so no liability ever moves these."""
     base = hand.options["base"]
     pts = {s: points(hand.players[s]) for s in seats}
     item = Ledger()
-    moved = False
     for a, b in combinations(seats, 2):
         diff = pts[b] - pts[a]
         if diff:
             payer, payee = (a, b) if diff > 0 else (b, a)
-            moved |= _pay((item, total), payer, payee, abs(diff) * base, liable)
+            for ledger in (item, total):
+                ledger.pay(payer, payee, abs(diff) * base)
     if not any(item.deltas):
         return None
     detail = ", ".join(f"{seat_name(s)} {pts[s]}" for s in seats)
-    if moved:
-        detail += f"; {liable.note}"
     return BreakdownItem("flower_kong_points", "花分/杠分", sum(pts.values()), detail, payments=item.named())
 
 
@@ -153,7 +152,7 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
     liable = NOBODY
     if contract and ctx.from_seat is not None:
         liable = Liable({winner: ctx.from_seat}, "承包: the discarder pays the winner's share")
-    for extra in (_fenbing(hand, total, liable), _pairwise(hand, others(winner), total, liable)):
+    for extra in (_fenbing(hand, total, liable), _pairwise(hand, others(winner), total)):
         if extra is not None:
             items.append(extra)
     return Result(
@@ -171,7 +170,7 @@ def settle_draw(hand: Hand) -> Result:
     """和局: all four settle 花分/杠分 pairwise; 分饼 already paid stands."""
     total = Ledger()
     items = [BreakdownItem("exhaustive_draw", "和局", 0, "no winner: the dealer deals again (臭庄)")]
-    for extra in (_fenbing(hand, total, NOBODY), _pairwise(hand, [0, 1, 2, 3], total, NOBODY)):
+    for extra in (_fenbing(hand, total, NOBODY), _pairwise(hand, [0, 1, 2, 3], total)):
         if extra is not None:
             items.append(extra)
     return Result(status="draw", deltas=total.deltas, breakdown=items)
