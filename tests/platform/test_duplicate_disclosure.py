@@ -23,7 +23,7 @@ from django.utils import timezone
 from games import disclosure, spectating
 from games import services as games
 from games.engine.hand import Hand as EngineHand
-from games.engine.tiles import format_tiles
+from games.engine.tiles import format_tiles, parse_tiles
 from games.models import Hand, HandStart, Seat, Table
 from games.routing import websocket_urlpatterns
 from tournaments import services
@@ -127,9 +127,19 @@ class Secrets:
         if self.wall in text:
             found.append("the wall")
         if not t1_player:
-            found += [f"table 1 hand {h}" for h in self.revealed_t1 if h in text]
-        found += [f"table 2 chair {c}: {h}" for c, h in self.concealed_t2.items() if c != t2_chair and h in text]
+            found += [f"table 1 hand {h}" for h in self.revealed_t1 if telling(h) and h in text]
+        found += [
+            f"table 2 chair {c}: {h}"
+            for c, h in self.concealed_t2.items()
+            if c != t2_chair and telling(h) and h in text
+        ]
         return found
+
+
+def telling(tiles: str) -> bool:
+    """Whether a hand's notation is long enough that finding it in a response means the hand
+    is there: a hand left with one or two tiles after its melds ("6m") is in every page."""
+    return len(parse_tiles(tiles)) >= 5
 
 
 def client_for(user: Any | None) -> Client:
