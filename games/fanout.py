@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import json
 import logging
 import os
 import threading
@@ -19,7 +18,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from games import disclosure
+from games import disclosure, fastjson
 from games.deltas import make_delta, state_of
 from games.engine.hand import Hand as EngineHand
 from games.frame_cache import HISTORY, LAST_STATES, Received
@@ -144,7 +143,7 @@ def kept_answer_frame(row: Hand, position: int, state: dict[str, Any]) -> StepFr
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return fastjson.dumps(value)  # compact; Chinese text as itself (UTF-8), not \u escapes
 
 
 class Outbox:

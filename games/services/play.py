@@ -66,6 +66,9 @@ _SNAPSHOT = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk).only("snapshot"
 _SAVE_STEP = PreparedUpdate(Hand, STEP_FIELDS)
 _LOG_EVENTS = PreparedInsert(HandEvent)
 _LOG_ACTIONS = PreparedInsert(HandAction)
+# _Step.save writes the log rows as tuples in this order: a new field must be added there too.
+assert _LOG_EVENTS.field_names == ["hand_id", "seq", "index", "kind", "event", "created_at"]
+assert _LOG_ACTIONS.field_names == ["hand_id", "seq", "index", "action", "event_count", "created_at"]
 
 
 @dataclass
@@ -252,25 +255,20 @@ class _Step:
             row.deadline_at = self.now + timedelta(seconds=setting("CAISHEN_BETWEEN_HANDS_SECONDS", 6))
         table.save()
 
-    def save(self) -> None:
+    def save(self, logged_by_caller: bool = False) -> None:
+        """Commit the step: the row, its log rows, then (on commit) the frames, the engine cache
+        and the next deadline.  One log line per step: "hand step" here, unless the caller logs
+        the step itself (``submit``'s "command" line carries the same fields and the events)."""
         row = self.row
         row.seq += 1
         row.snapshot = self.engine.to_json()
         if row.status == Hand.PLAYING and not self.pending():
             row.deadline_at = None
         _SAVE_STEP(row)  # row.save(update_fields=STEP_FIELDS), compiled once
-        _LOG_EVENTS(
-            [
-                HandEvent(hand=row, seq=row.seq, index=i, kind=e.kind, event=e.to_json())
-                for i, e in enumerate(self.events)
-            ]
-        )
-        _LOG_ACTIONS(
-            [
-                HandAction(hand=row, seq=row.seq, index=i, action=a.to_json(), event_count=n)
-                for i, (a, n) in enumerate(self.actions)
-            ]
-        )
+        # The log rows as plain tuples (HandEvent / HandAction field order): no model instances.
+        hand_id, seq, now = row.pk, row.seq, self.now
+        _LOG_EVENTS.rows([(hand_id, seq, i, e.kind, e.to_json(), now) for i, e in enumerate(self.events)])
+        _LOG_ACTIONS.rows([(hand_id, seq, i, a.to_json(), n, now) for i, (a, n) in enumerate(self.actions)])
         frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
         readers = fanout.frame_readers(row.table_id, self.seats)
         # robust: the move is committed; a failing broker or layer afterwards must not skip the
@@ -280,10 +278,11 @@ class _Step:
         transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
-        log.info(
-            "hand step",
-            extra={"table": row.table_id, "hand": row.pk, "seq": row.seq, "events": len(self.events)},
-        )
+        if not logged_by_caller:
+            log.info(
+                "hand step",
+                extra={"table": row.table_id, "hand": row.pk, "seq": row.seq, "events": len(self.events)},
+            )
 
 
 def _locked_hand(hand_id: int) -> Hand:
@@ -379,10 +378,17 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
                 return row.seq
             step.apply_recorded(pass_the_rest=True)  # a claim takes the tile now
         step.advance()
-        step.save()
+        step.save(logged_by_caller=True)
         log.info(
             "command",
-            extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": row.seq, "do": action.kind},
+            extra={
+                "table": row.table_id,
+                "hand": row.pk,
+                "seat": seat.position,
+                "seq": row.seq,
+                "do": action.kind,
+                "events": len(step.events),
+            },
         )
         return row.seq
 

@@ -132,3 +132,19 @@ def test_a_prepared_insert_keeps_the_constraints() -> None:
     with pytest.raises(DatabaseError), transaction.atomic():
         insert([HandEvent(hand=hand, seq=950, index=0, kind="again", event={})])
     assert list(HandEvent.objects.filter(hand=hand, seq=950).values_list("kind", flat=True)) == ["a"]
+
+
+def test_plain_rows_insert_what_instances_would() -> None:
+    """``rows``: the same rows as instances give, from tuples in ``field_names`` order (what the
+    hand's step writes its logs with), and a row of the wrong length is refused before any SQL."""
+    table, hand, _ = started()
+    insert = PreparedInsert(HandEvent)
+    assert insert.field_names == ["hand_id", "seq", "index", "kind", "event", "created_at"]
+    now = timezone.now()
+    insert.rows([(hand.pk, 960, i, "row", {"i": i, "t": "发"}, now) for i in range(2)])
+    insert.rows([])
+    got = list(HandEvent.objects.filter(hand=hand, seq=960).values_list("index", "kind", "event", "created_at"))
+    assert got == [(0, "row", {"i": 0, "t": "发"}, now), (1, "row", {"i": 1, "t": "发"}, now)]
+    with pytest.raises(ValueError, match="needs 6 values"):
+        insert.rows([(hand.pk, 961, 0, "short")])
+    assert not HandEvent.objects.filter(hand=hand, seq=961).exists()
