@@ -12,12 +12,18 @@ being served:
 * queue depth: what is waiting for the process's one database thread (Channels'
   thread-sensitive executor, games/dbqueue.py) plus the fan-out outbox's unsent messages
   (games/fanout.py).  A loop can be on time while the database thread falls behind: the
-  commands wait in its queue, not on the loop.
+  commands wait in its queue, not on the loop;
+* CPU: the share of one core the process used (all its threads: under the GIL one core is all
+  a daphne process gets).  Lag and queue only grow once the process is already saturated —
+  by then every running table waits (docs/performance.md: p99 43 ms at 61 % of a core, 327 ms
+  at 99 %).  The CPU share says it *before* that, so new matches stop while the running ones
+  are still served at full speed.
 
-Both are smoothed with an exponential moving average over ``CAISHEN_OVERLOAD_WINDOW`` seconds —
+All three are smoothed with an exponential moving average over ``CAISHEN_OVERLOAD_WINDOW`` seconds —
 one slow collection or one burst of connects is not saturation — and the state has hysteresis:
-it turns on when either average passes its threshold and turns off only when both are below
-``CAISHEN_OVERLOAD_RECOVER`` times theirs *and* it has been on for at least
+it turns on when any average passes its threshold and turns off only when lag and queue are
+below ``CAISHEN_OVERLOAD_RECOVER`` times theirs, the CPU share below
+``CAISHEN_OVERLOAD_CPU_RECOVER`` times its own, *and* it has been on for at least
 ``CAISHEN_OVERLOAD_MIN_SECONDS``, so it does not flap at the edge.
 
 Each process measures only itself (the scaled mode runs several) and refuses only what reaches
@@ -55,11 +61,13 @@ def _env_float(name: str, default: float) -> float:
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The monitor's settings (docs/operations.md, "Overload").  ``lag_ms`` or ``depth`` at 0
-    switches that sign off; both at 0, the process never refuses."""
+    """The monitor's settings (docs/operations.md, "Overload").  ``lag_ms``, ``depth`` or ``cpu``
+    at 0 switches that sign off; all three at 0, the process never refuses."""
 
     lag_ms: float = 250.0  # smoothed loop lag that counts as saturated
     depth: float = 100.0  # smoothed database-thread backlog + outbox messages that counts as saturated
+    cpu: float = 0.8  # smoothed share of one core (process CPU time / wall time) that counts as saturated
+    cpu_recover: float = 0.9  # the CPU sign is calm again below this fraction of ``cpu``
     window_s: float = 5.0  # the moving averages' time constant
     recover: float = 0.5  # leave the state below this fraction of both thresholds...
     min_on_s: float = 10.0  # ...and not before it has lasted this long
@@ -71,6 +79,8 @@ class Thresholds:
         return cls(
             lag_ms=_env_float("CAISHEN_OVERLOAD_LAG_MS", cls.lag_ms),
             depth=_env_float("CAISHEN_OVERLOAD_QUEUE", cls.depth),
+            cpu=max(0.0, _env_float("CAISHEN_OVERLOAD_CPU", cls.cpu)),
+            cpu_recover=min(1.0, max(0.0, _env_float("CAISHEN_OVERLOAD_CPU_RECOVER", cls.cpu_recover))),
             window_s=max(0.1, _env_float("CAISHEN_OVERLOAD_WINDOW", cls.window_s)),
             recover=min(1.0, max(0.0, _env_float("CAISHEN_OVERLOAD_RECOVER", cls.recover))),
             min_on_s=max(0.0, _env_float("CAISHEN_OVERLOAD_MIN_SECONDS", cls.min_on_s)),
@@ -92,12 +102,16 @@ class SaturationMonitor:
         thresholds: Thresholds | None = None,
         clock: Callable[[], float] = time.monotonic,
         depth: Callable[[], int] | None = None,
+        cpu: Callable[[], float] = time.process_time,
     ) -> None:
         self.thresholds = thresholds or Thresholds()
         self.clock = clock
         self.depth_source = depth or current_depth
+        self.cpu_source = cpu  # the process's CPU seconds so far (all threads)
         self.lag_ms = 0.0  # smoothed
         self.depth = 0.0  # smoothed
+        self.cpu = 0.0  # smoothed share of one core
+        self._last_cpu: float | None = None
         self.last_lag_ms = 0.0  # the latest probe's, unsmoothed
         self.last_depth = 0
         self.overloaded = False
@@ -115,35 +129,41 @@ class SaturationMonitor:
         now = self.clock() if now is None else now
         lag_ms = max(0.0, lag_s * 1000)
         self.last_lag_ms, self.last_depth = lag_ms, depth
+        cpu_now = self.cpu_source()
         if self._last is None:
             weight = 1.0 - math.exp(-self.thresholds.probe_s / self.thresholds.window_s)
+            share = None
         else:
-            weight = 1.0 - math.exp(-max(0.0, now - self._last) / self.thresholds.window_s)
-        self._last = now
+            elapsed = max(0.0, now - self._last)
+            weight = 1.0 - math.exp(-elapsed / self.thresholds.window_s)
+            last_cpu = self._last_cpu if self._last_cpu is not None else cpu_now
+            share = (cpu_now - last_cpu) / elapsed if elapsed > 0 else None
+        self._last, self._last_cpu = now, cpu_now
         self.lag_ms += weight * (lag_ms - self.lag_ms)
         self.depth += weight * (depth - self.depth)
+        if share is not None:
+            self.cpu += weight * (max(0.0, share) - self.cpu)
         self._update(now)
 
     def _update(self, now: float) -> None:
         t = self.thresholds
         over_lag = t.lag_ms > 0 and self.lag_ms > t.lag_ms
         over_depth = t.depth > 0 and self.depth > t.depth
+        over_cpu = t.cpu > 0 and self.cpu > t.cpu
+        figures = {"lag_ms": round(self.lag_ms, 1), "queue": round(self.depth, 1), "cpu": round(self.cpu, 2)}
         if not self.overloaded:
-            if over_lag or over_depth:
+            if over_lag or over_depth or over_cpu:
                 self.overloaded, self.since = True, now
-                log.warning(
-                    "overloaded: refusing new tables and matches",
-                    extra={"lag_ms": round(self.lag_ms, 1), "queue": round(self.depth, 1)},
-                )
+                log.warning("overloaded: refusing new tables and matches", extra=figures)
             return
         calm_lag = t.lag_ms <= 0 or self.lag_ms < t.lag_ms * t.recover
         calm_depth = t.depth <= 0 or self.depth < t.depth * t.recover
+        calm_cpu = t.cpu <= 0 or self.cpu < t.cpu * t.cpu_recover
         lasted = self.since is None or now - self.since >= t.min_on_s
-        if calm_lag and calm_depth and lasted:
+        if calm_lag and calm_depth and calm_cpu and lasted:
             self.overloaded, self.since = False, None
             log.warning(
-                "load back to normal: new tables and matches accepted",
-                extra={"lag_ms": round(self.lag_ms, 1), "queue": round(self.depth, 1), "refused": self.refusals},
+                "load back to normal: new tables and matches accepted", extra=figures | {"refused": self.refusals}
             )
 
     # -- the probe on the server's loop ---------------------------------------------------
@@ -151,7 +171,8 @@ class SaturationMonitor:
         """Start the probe on daphne's loop (once; asgi.bind_to_loop)."""
         if self._loop is loop and not loop.is_closed():
             return
-        if self.thresholds.lag_ms <= 0 and self.thresholds.depth <= 0:
+        t = self.thresholds
+        if t.lag_ms <= 0 and t.depth <= 0 and t.cpu <= 0:
             return  # switched off: nothing to measure
         self._loop = loop
         self._task = loop.create_task(self.run())
@@ -179,6 +200,7 @@ class SaturationMonitor:
         return {
             "lag_ms": round(self.lag_ms, 1),
             "queue": round(self.depth, 1),
+            "cpu": round(self.cpu, 2),
             "last_lag_ms": round(self.last_lag_ms, 1),
             "last_queue": self.last_depth,
             "overloaded": self.overloaded,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_MARKERS = ("daphne", "celery")
@@ -25,21 +26,62 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-def server_processes(exclude: int | None = None, with_services: bool = False) -> list[Proc]:
-    """Every daphne or Celery process of this project on the machine (not the load client), and
-    with ``with_services`` PostgreSQL and Redis (which other programs on the machine may share)."""
+def _environ(pid: int, name: str) -> str | None:
+    """One variable of a process's environment as it started (None if unreadable or unset)."""
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return None
+    prefix = name.encode() + b"="
+    for item in raw.split(b"\0"):
+        if item.startswith(prefix):
+            return item[len(prefix) :].decode(errors="replace")
+    return None
+
+
+def _database_name(database_url: str) -> str:
+    return urlsplit(database_url).path.lstrip("/")
+
+
+def backend_database(title: str) -> str | None:
+    """The database a PostgreSQL backend serves, from its process title — "postgres: [CLUSTER:]
+    USER DATABASE HOST(PORT)|[local] STATE" — or None for a background process (checkpointer,
+    walwriter, ...), which names none."""
+    words = title.split()
+    for i, word in enumerate(words):
+        if i >= 2 and ("(" in word or word == "[local]"):
+            return words[i - 1]
+    return None
+
+
+def server_processes(
+    exclude: int | None = None, with_services: bool = False, database_url: str | None = None
+) -> list[Proc]:
+    """The daphne and Celery processes of this project on the machine (not the load client),
+    and with ``with_services`` PostgreSQL and Redis.
+
+    With ``database_url`` only the servers started with that very ``DATABASE_URL`` count, and
+    of PostgreSQL only the backends connected to that database (plus its shared background
+    processes): other people's servers and test runs on the machine use other databases and are
+    not metered.  Redis is one process for everyone: it is counted whole."""
+    wanted_db = _database_name(database_url) if database_url and database_url.startswith("postgres") else None
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) in (exclude, os.getpid()):
             continue
-        cmd = _cmdline(int(entry.name))
+        pid = int(entry.name)
+        cmd = _cmdline(pid)
         if any(p in cmd for p in PROJECT_MARKERS) and any(m in cmd for m in SERVER_MARKERS) and "bash -c" not in cmd:
+            if database_url is not None and _environ(pid, "DATABASE_URL") != database_url:
+                continue  # somebody else's server
             name = "daphne" if "daphne" in cmd else ("beat" if " beat" in cmd else "celery")
-            found.append(Proc(int(entry.name), name))
+            found.append(Proc(pid, name))
         elif with_services and cmd.startswith(("postgres", "/usr/lib/postgresql")):
-            found.append(Proc(int(entry.name), "postgres"))  # the server and its backends (shared)
+            if wanted_db is not None and backend_database(cmd) not in (None, wanted_db):
+                continue
+            found.append(Proc(pid, "postgres"))
         elif with_services and cmd.startswith(("redis-server", "/usr/bin/redis-server")):
-            found.append(Proc(int(entry.name), "redis"))
+            found.append(Proc(pid, "redis"))
     return found
 
 

@@ -50,6 +50,15 @@ def start(tag: str) -> None:
             services.set_ready(table.pk, seat.user)
 
 
+def ready_first(tag: str, count: int) -> None:
+    """Ready the first ``count`` seats of each table (chairs 0..count-1), starting no match:
+    the others ready up through the server (games.loadtest.ramp)."""
+    for table in Table.objects.filter(owner__username__startswith=f"lt{tag}_").order_by("pk"):
+        for seat in table.seats.select_related("user").filter(position__lt=count):
+            assert seat.user is not None
+            services.set_ready(table.pk, seat.user)
+
+
 def hand_seqs(tag: str) -> dict[int, int]:
     """Each of the run's hands' ``seq`` now.  Every applied step (a player's action, a timer's,
     the deal) saves its hand with ``seq + 1`` exactly once (games/services/play.py), so the

@@ -40,15 +40,34 @@ class FakeClock:
 def feed(monitor: SaturationMonitor, clock: FakeClock, lag_ms: float, seconds: float, depth: int = 0) -> None:
     """``seconds`` of probe readings: the probe asks for 0.1 s and wakes ``lag_ms`` late."""
     end = clock.now + seconds
+    cpu: FakeCpu | None = getattr(clock, "cpu", None)
     while clock.now < end:
-        clock.now += 0.1 + lag_ms / 1000
+        step = 0.1 + lag_ms / 1000
+        clock.now += step
+        if cpu is not None:
+            cpu.seconds += cpu.share * step
         monitor.observe(lag_ms / 1000, depth)
 
 
+class FakeCpu:
+    """The process's CPU seconds, advanced by ``share`` of each probe interval (fed by ``feed``)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.share = 0.0
+
+    def __call__(self) -> float:
+        return self.seconds
+
+
 def monitor(**kw: Any) -> tuple[SaturationMonitor, FakeClock]:
+    """A monitor on a fake clock; the CPU sign is off unless ``cpu`` is given (its tests below)."""
     clock = FakeClock()
-    settings = {"lag_ms": 250.0, "depth": 200.0, "window_s": 5.0, "recover": 0.5, "min_on_s": 10.0} | kw
-    return SaturationMonitor(Thresholds(**settings), clock=clock, depth=lambda: 0), clock
+    settings = {"lag_ms": 250.0, "depth": 200.0, "cpu": 0.0, "window_s": 5.0, "recover": 0.5, "min_on_s": 10.0} | kw
+    cpu = FakeCpu()
+    m = SaturationMonitor(Thresholds(**settings), clock=clock, depth=lambda: 0, cpu=cpu)
+    clock.cpu = cpu  # type: ignore[attr-defined]
+    return m, clock
 
 
 # --------------------------------------------------------------------------- the monitor
@@ -101,19 +120,48 @@ def test_it_never_turns_off_before_the_minimum_time() -> None:
     assert not m.overloaded
 
 
+def test_a_process_near_a_full_core_refuses_before_its_loop_lags() -> None:
+    """The CPU sign: at 70 % of a core nothing happens; held at 90 % it turns on within the
+    window, with the loop still on time (lag and queue say nothing yet)."""
+    m, clock = monitor(cpu=0.8)
+    clock.cpu.share = 0.7  # type: ignore[attr-defined]
+    feed(m, clock, lag_ms=5, seconds=60)
+    assert not m.overloaded and 0.65 < m.cpu < 0.75
+    clock.cpu.share = 0.9  # type: ignore[attr-defined]
+    feed(m, clock, lag_ms=5, seconds=1)
+    assert not m.overloaded, "a second of it is not yet saturation"
+    feed(m, clock, lag_ms=5, seconds=20)
+    assert m.overloaded and m.lag_ms < 10 and m.cpu > 0.8
+
+
+def test_the_cpu_sign_recovers_just_below_its_threshold() -> None:
+    """Its hysteresis is narrow (``cpu_recover`` 0.9): at 0.75 of a core — below 0.9 x 0.8 — new
+    matches are accepted again; at 0.75 with ``cpu_recover`` 0.5 they would not be."""
+    for recover, back in ((0.9, True), (0.5, False)):
+        m, clock = monitor(cpu=0.8, cpu_recover=recover)
+        clock.cpu.share = 1.0  # type: ignore[attr-defined]
+        feed(m, clock, lag_ms=5, seconds=20)
+        assert m.overloaded
+        clock.cpu.share = 0.7  # type: ignore[attr-defined]
+        feed(m, clock, lag_ms=5, seconds=40)
+        assert m.overloaded is not back
+
+
 def test_thresholds_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "120")
     monkeypatch.setenv("CAISHEN_OVERLOAD_QUEUE", "0")
     monkeypatch.setenv("CAISHEN_OVERLOAD_RETRY_AFTER", "12")
+    monkeypatch.setenv("CAISHEN_OVERLOAD_CPU", "0.6")
     t = Thresholds.from_environment()
-    assert (t.lag_ms, t.depth, t.retry_after_s) == (120, 0, 12)
+    assert (t.lag_ms, t.depth, t.retry_after_s, t.cpu, t.cpu_recover) == (120, 0, 12, 0.6, 0.9)
     monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "fast")
     with pytest.raises(ValueError, match="CAISHEN_OVERLOAD_LAG_MS"):
         Thresholds.from_environment()
 
 
 def test_switched_off_it_measures_nothing() -> None:
-    m, clock = monitor(lag_ms=0, depth=0)
+    m, clock = monitor(lag_ms=0, depth=0, cpu=0)
+    clock.cpu.share = 1.0  # type: ignore[attr-defined]
     feed(m, clock, lag_ms=5000, seconds=10, depth=10_000)
     assert not m.overloaded
     loop = asyncio.new_event_loop()

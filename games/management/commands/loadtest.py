@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.loadtest import setup
+from games.loadtest import ramp, setup
 from games.loadtest.client import SeatClient, Stats, percentile
 from games.loadtest.cpu import CpuMeter, Proc, server_processes
 from mahjong_platform.gc_tuning import tune_for_latency
@@ -53,6 +53,13 @@ class Command(BaseCommand):
         parser.add_argument("--url", action="append", default=[], help="server base URL (repeat: seats go round-robin)")
         parser.add_argument("--think", type=float, default=1.0, help="mean seconds a client thinks")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--ramp",
+            type=float,
+            default=0.0,
+            help="seconds over which the tables' matches start one after another through the server's "
+            "API, which may refuse them when saturated (games/loadtest/ramp.py); 0: all at once, here",
+        )
         parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
         parser.add_argument(
             "--baseline",
@@ -67,6 +74,8 @@ class Command(BaseCommand):
         if options["baseline"]:
             if options["url"]:
                 raise CommandError("--baseline starts its own servers: no --url")
+            if options["ramp"] > 0:
+                raise CommandError("--ramp starts matches through the real server's API, which the reference lacks")
             self.baseline(tables, options)
             return
         urls = [u.rstrip("/") for u in options["url"]] or ["http://127.0.0.1:8000"]
@@ -109,7 +118,8 @@ class Command(BaseCommand):
                 self.stderr.write(f"{name} server: daphne {app} on {url} (pid {pid})")
                 # PostgreSQL and Redis are listed apart, as without --baseline (others may share
                 # them), and only when the settings use them: embedded, they are someone else's.
-                services = [p for p in server_processes(with_services=True) if p.name in used_services()]
+                found = server_processes(with_services=True, database_url=os.environ.get("DATABASE_URL") or None)
+                services = [p for p in found if p.name in ("postgres", "redis") and p.name in used_services()]
                 results[name] = self.run_once(tables, [url], options, procs=[Proc(pid, "daphne"), *services])
         ref, real = results["reference"], results["real"]
         results["ratio_per_step"] = _ratio(real["cpu_ms_per_step"], ref["cpu_ms_per_step"])
@@ -144,11 +154,21 @@ class Command(BaseCommand):
             await asyncio.gather(*(c.opened.wait() for c in batch))
         if stats.errors:
             raise CommandError(f"{stats.errors} sockets failed to connect to {urls}: {stats.first_error}")
-        self.stderr.write(f"{len(clients)} sockets open; starting the matches ...")
-        await asyncio.to_thread(setup.start, tag)
-        await asyncio.gather(*(c.resync() for c in clients))  # the embedded layer cannot reach them from here
+        arrivals: ramp.Arrivals | None = None
+        arriving: list[asyncio.Task[None]] = []
+        if options["ramp"] > 0:
+            arrivals, arriving = await self.start_over_ramp(tag, seats, urls, options)
+        else:
+            self.stderr.write(f"{len(clients)} sockets open; starting the matches ...")
+            await asyncio.to_thread(setup.start, tag)
+            await asyncio.gather(*(c.resync() for c in clients))  # the embedded layer cannot reach them from here
         await asyncio.sleep(options["warmup"])
-        meter = CpuMeter(server_processes(with_services=True) if procs is None else procs)
+        # Without a list of its own (--baseline), the servers of this database: the same
+        # DATABASE_URL as this command's (other daphne or Celery processes on the machine are not
+        # counted — another person's, another test run's).
+        database_url = os.environ.get("DATABASE_URL") or None
+        found = server_processes(with_services=True, database_url=database_url) if procs is None else procs
+        meter = CpuMeter(found)
         stats.latencies.clear()
         seqs_before = await asyncio.to_thread(setup.hand_seqs, tag)
         meter.start()
@@ -161,6 +181,9 @@ class Command(BaseCommand):
         steps = setup.steps_between(seqs_before, await asyncio.to_thread(setup.hand_seqs, tag))
         sent, refused, frames = stats.sent - sent_before, stats.refused - refused_before, stats.frames - frames_before
         await asyncio.sleep(2)  # let the last measured actions arrive everywhere
+        for t in arriving:
+            t.cancel()
+        await asyncio.gather(*arriving, return_exceptions=True)
         for c in clients:
             c.stopping = True
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
@@ -170,7 +193,8 @@ class Command(BaseCommand):
         lat = stats.latencies
         cpu = meter.report(elapsed)
         cpu_ms = 10 * cpu["server_total"] * elapsed  # percent of one core over the window -> ms
-        return {
+        extra = {"arrivals": arrivals.summary()} if arrivals is not None else {}
+        return extra | {
             "seconds": round(elapsed, 1),
             "actions": len(lat),
             "actions_per_s": round(len(lat) / elapsed, 1),
@@ -191,6 +215,29 @@ class Command(BaseCommand):
             "cpu_percent": {k: round(v, 1) for k, v in cpu.items()},
         }
 
+    async def start_over_ramp(
+        self, tag: str, seats: list[setup.Seat], urls: list[str], options: dict[str, Any]
+    ) -> tuple[ramp.Arrivals, list[asyncio.Task[None]]]:
+        """Two seats per table ready here, the other two through the server, table after table
+        over ``--ramp`` seconds (games/loadtest/ramp.py); returns once the ramp is over, with the
+        tasks of seats still asking (refused ones ask again until the run ends)."""
+        await asyncio.to_thread(setup.ready_first, tag, 2)
+        by_table: dict[int, list[setup.Seat]] = {}
+        for seat in seats:
+            by_table.setdefault(seat.table, []).append(seat)
+        loop = asyncio.get_running_loop()
+        spread = float(options["ramp"])
+        until = loop.time() + spread + options["warmup"] + options["duration"]
+        arrivals = ramp.Arrivals(tables=len(by_table))
+        self.stderr.write(f"{len(seats)} sockets open; the matches start over {spread:g} s, through the server ...")
+        tasks = []
+        for i, (table, table_seats) in enumerate(sorted(by_table.items())):
+            late = sorted((s for s in table_seats if s.position >= 2), key=lambda s: s.position)
+            base = urls[(table + late[0].position) % len(urls)]  # the server the seat's socket talks to
+            tasks.append(asyncio.create_task(ramp.arrive(base, late, i * spread / len(by_table), until, arrivals)))
+        await asyncio.sleep(spread)
+        return arrivals, tasks
+
     def print_result(self, r: dict[str, Any]) -> None:
         cpu = r["cpu_percent"]
         servers = ", ".join(
@@ -210,6 +257,14 @@ class Command(BaseCommand):
             f"{r['cpu_ms_per_action']} ms per action, {r['cpu_ms_per_step']} ms per applied step\n"
             f"  client CPU     {cpu['client']}% of one core; machine {cpu['machine']}% of all cores"
         )
+        if "arrivals" in r:
+            a = r["arrivals"]
+            self.stdout.write(
+                f"  matches        {a['tables_started']} of {a['tables_offered']} tables started; "
+                f"{a['refusals']} refusals (503) at {a['tables_refused_at_least_once']} tables, "
+                f"{a['failures']} other failures {a['first_failure']}\n"
+                f"  refusal        {a['refusal_message'] or '-'}"
+            )
 
     def print_comparison(self, results: dict[str, Any]) -> None:
         ref, real = results["reference"], results["real"]
