@@ -42,6 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from games.services.common import Refused
@@ -233,6 +234,29 @@ def refuse_new_work() -> None:
     if MONITOR.overloaded:
         MONITOR.refusals += 1  # from several threads: a count for the log and /healthz, not exact
         raise Overloaded(message(), MONITOR.thresholds.retry_after_s)
+
+
+_REFUSED_START_KEY = "caishen:overload:refused-start:{}"
+
+
+def remember_refused_start(table_id: int) -> None:
+    """Note that a match start at this table was refused (in the shared cache: the countdown may
+    run out in another process).  Kept for two ready countdowns."""
+    from django.core.cache import cache
+
+    seconds = 2 * int(getattr(settings, "CAISHEN_READY_SECONDS", 30) or 30)
+    cache.set(_REFUSED_START_KEY.format(table_id), 1, timeout=seconds)
+
+
+def take_refused_start(table_id: int) -> bool:
+    """Was a match start at this table refused since the countdown last ran out?  (Forgets it.)"""
+    from django.core.cache import cache
+
+    key = _REFUSED_START_KEY.format(table_id)
+    refused = cache.get(key) is not None
+    if refused:
+        cache.delete(key)
+    return refused
 
 
 def current_depth() -> int:

@@ -3,6 +3,9 @@
 # database 5 (flushed) as channel layer, cache and broker (CAISHEN_LOAD_BROKER: another broker), the Procfile's topology under honcho
 # (daphne on $WEB1_PORT and $WEB2_PORT, a worker, beat), then `manage.py loadtest` across both.
 #   scripts/loadtest-scaled.sh TABLES [SECONDS]          e.g. scripts/loadtest-scaled.sh 50 30
+# WEBS=N runs N daphne processes instead of the Procfile's two (web1..webN on ports from
+# $WEB1_PORT up; the worker and beat as the Procfile has them): WEBS=1, 2, 3 at the same load
+# tell whether adding processes adds capacity (docs/performance.md).
 # Extra options for the load client: LOADTEST_ARGS="--warmup 20" (as scripts/loadtest-embedded.sh)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,14 +23,29 @@ redis-cli -u "$REDIS" flushdb >/dev/null
 # docs/performance.md are at the quick pace (CAISHEN_CLAIM_PROTECTION=pause) unless set.
 export CAISHEN_CLAIM_PROTECTION="${CAISHEN_CLAIM_PROTECTION:-pause}"
 export DATABASE_URL="$PG/caishen_load" REDIS_URL="$REDIS" CELERY_BROKER_URL="$BROKER" \
-    CAISHEN_TIMERS=celery CAISHEN_SETTLEMENT=celery CAISHEN_PROCESSES=2 CELERY_LOG_LEVEL=warning \
+    CAISHEN_TIMERS=celery CAISHEN_SETTLEMENT=celery CAISHEN_PROCESSES="${WEBS:-2}" CELERY_LOG_LEVEL=warning \
     DJANGO_DEBUG=0 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost CAISHEN_VAR_DIR="$WORK" PYTHON=.venv/bin/python \
     DJANGO_SECRET_KEY="load-test-$(date +%s)-not-secret-but-long-enough" \
     WEB1_PORT="${WEB1_PORT:-8131}" WEB2_PORT="${WEB2_PORT:-8132}"
 .venv/bin/python manage.py migrate --noinput -v0
-setsid .venv/bin/honcho start >"$WORK/honcho.log" 2>&1 &
+WEBS="${WEBS:-2}"
+PROCFILE=Procfile
+URLS=(--url "http://127.0.0.1:$WEB1_PORT" --url "http://127.0.0.1:$WEB2_PORT")
+if [[ "$WEBS" != 2 ]]; then
+    # The Procfile's web1 line once per process, renamed and on its own port; worker and beat as they are.
+    PROCFILE="$WORK/Procfile"
+    URLS=()
+    grep -E '^(worker|beat):' Procfile >"$PROCFILE"
+    for ((i = 1; i <= WEBS; i++)); do
+        port=$((WEB1_PORT + i - 1))
+        grep -E '^web1:' Procfile | sed -e "s/^web1:/web$i:/" -e "s/CAISHEN_PROCESS_NAME=web1/CAISHEN_PROCESS_NAME=web$i/" \
+            -e "s/\${WEB1_PORT:-8001}/$port/" >>"$PROCFILE"
+        URLS+=(--url "http://127.0.0.1:$port")
+    done
+fi
+setsid .venv/bin/honcho -f "$PROCFILE" -d "$ROOT" start >"$WORK/honcho.log" 2>&1 &
 HONCHO=$!
 trap 'kill -TERM -- -"$HONCHO" 2>/dev/null; sleep 3; kill -9 -- -"$HONCHO" 2>/dev/null; rm -rf "$WORK"' EXIT
 sleep 6
 .venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" ${LOADTEST_ARGS:-} \
-    --url "http://127.0.0.1:$WEB1_PORT" --url "http://127.0.0.1:$WEB2_PORT" 2>&1 | grep --line-buffered -v " INFO "
+    "${URLS[@]}" 2>&1 | grep --line-buffered -v " INFO "

@@ -184,7 +184,14 @@ def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
     if len(ready) == 4:
         # Nor a new match (games/overload.py): raised inside the caller's transaction, so the
         # seat that would have been the fourth stays unready and can ready up again later.
-        overload.refuse_new_work()
+        try:
+            overload.refuse_new_work()
+        except overload.Overloaded:
+            # Kept outside the transaction that the refusal rolls back: the ready countdown must
+            # not unseat a player whose ready-up the server refused, even if the load has fallen
+            # by the time it runs out (play._wake_table).
+            overload.remember_refused_start(table.pk)
+            raise
         table.ready_deadline = None
         table.save(update_fields=["ready_deadline"])
         try:

@@ -494,10 +494,10 @@ def _wake_table(table_id: int, token: int) -> bool:
             return True
         if table.status != Table.WAITING:
             return False
-        if overload.MONITOR.overloaded:
-            # The fourth seat may have tried to ready up and been refused (the process takes no
-            # new match while saturated): unseating it for that would punish the refusal.  The
-            # countdown starts again instead; the state clears by itself when the load falls.
+        if overload.take_refused_start(table.pk) or overload.MONITOR.overloaded:
+            # The fourth seat tried to ready up and was refused (the process takes no new match
+            # while saturated), or may have: unseating it for that would punish the refusal —
+            # also when the load has fallen since.  The countdown starts again instead.
             table.ready_deadline = now + timedelta(seconds=setting("CAISHEN_READY_SECONDS", 30))
             table.save(update_fields=["ready_deadline"])
             timers.schedule_on_commit("table", table.pk, deadline_token(table.ready_deadline), table.ready_deadline)

@@ -361,6 +361,29 @@ def test_the_countdown_does_not_unseat_while_matches_are_refused(users: list[Any
     assert table.ready_deadline is not None and table.ready_deadline.year > 2000  # the countdown restarted
 
 
+def test_a_refused_ready_keeps_its_seat_after_the_load_has_fallen(users: list[Any], busy: SaturationMonitor) -> None:
+    """Refused while busy, then the load falls before the countdown runs out (the player has
+    not asked again yet): the countdown starts again instead of unseating them — once; a
+    second run-out with no new refusal unseats as usual."""
+    recover(busy)
+    table = services.create_table(users[0], VARIANT, {})
+    for u in users:
+        services.sit(table.pk, u)
+    for u in users[:3]:
+        services.set_ready(table.pk, u)
+    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    with pytest.raises(Overloaded):
+        services.set_ready(table.pk, users[3])
+    recover(busy)
+    assert not busy.overloaded
+    for expected_seated in (True, False):
+        table.refresh_from_db()
+        past = table.ready_deadline.replace(year=2000)
+        Table.objects.filter(pk=table.pk).update(ready_deadline=past)
+        assert services.wake("table", table.pk, services.deadline_token(past))
+        assert table.seats.filter(user=users[3]).exists() is expected_seated
+
+
 # ------------------------------------------------------------------------ HTML and health
 @pytest.mark.django_db
 def test_the_lobby_and_the_create_form_say_the_server_is_busy(users: list[Any], busy: SaturationMonitor) -> None:
