@@ -318,7 +318,7 @@ def replay_event_for(event: dict[str, Any], reader: int | None) -> dict[str, Any
 def verify_hand(row: Hand) -> dict[str, Any]:
     """Re-derive a finished hand's wall from its revealed seed and replay its log through the engine.
 
-    The fairness check anyone can run (DESIGN.md "commit-reveal walls"): the seed must hash to the
+    The fairness check anyone can run (spec/DESIGN.md "commit-reveal walls"): the seed must hash to the
     commitment shown at the start, deal exactly the recorded hands and wall, and every recorded
     action must give exactly the recorded events and result.
     """

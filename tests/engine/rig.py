@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from games.engine import scenario
 from games.engine.hand import Hand
 from games.engine.tiles import NUM_KINDS, format_tiles, parse_tiles
+
+# The golden scenarios live with the specification they check (spec/README.md).
+SCENARIOS = Path(__file__).resolve().parents[2] / "spec" / "scenarios"
 
 
 def fill_hands(
