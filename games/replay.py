@@ -26,7 +26,7 @@ from typing import Any
 
 from games import disclosure
 from games.engine.hand import Hand as EngineHand
-from games.engine.state import Action, Event, IllegalAction
+from games.engine.state import Action, IllegalAction
 from games.engine.tiles import TileNotationError, format_tiles
 from games.engine.variants import get_variant
 from games.engine.wall import seed_commitment
@@ -308,11 +308,6 @@ def viewer_frames(text: str) -> dict[str, Any]:
             pending = []
     header = {k: v for k, v in replay.header.items() if k != "initial"}
     return {"header": header, "frames": frames}
-
-
-def replay_event_for(event: dict[str, Any], reader: int | None) -> dict[str, Any]:
-    """An exported event as ``reader`` would have seen it live."""
-    return Event.from_json(event).for_seat(reader)
 
 
 def verify_hand(row: Hand) -> dict[str, Any]:

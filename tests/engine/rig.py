@@ -87,7 +87,6 @@ ROB_HANDS = {
     "S": "7m 7m 2p 3p 4p 5p 6p 7p 8p 9p 1p C C",
     "W": "123p 456p 789p 8m 9m S S",
 }
-ROB_WALL = "E E E 7m"
 ROB_ACTIONS = [
     act("E", "discard", "7m"),
     act("S", "pung"),
