@@ -1,4 +1,4 @@
-"""D3: 漳州麻将 — spec/rules/SPEC.md §D3, source ``003_00e02b2141198ee2.zh.txt``.
+"""D3: 漳州麻将 — spec/rules/SPEC.md §D3, source ``spec/rules/003_00e02b2141198ee2.zh.txt``.
 
 144 tiles with 8 flowers, 16-tile hands (dealer 17).  A drawn flower is exposed
 and replaced from the tail at once (补花; at the start in rounds from the dealer).
