@@ -48,15 +48,17 @@ class OptionSerializer(serializers.Serializer):
     choices = serializers.ListField(child=serializers.JSONField())
     minimum = serializers.IntegerField(allow_null=True)
     maximum = serializers.IntegerField(allow_null=True)
-    house = serializers.BooleanField(help_text="A HOUSE value: the source text is silent, SPEC.md chose the default.")
+    house = serializers.BooleanField(
+        help_text="A HOUSE value: the source text is silent, spec/rules/SPEC.md chose the default."
+    )
     help = serializers.CharField(allow_blank=True)
 
 
 class RuleSetSerializer(serializers.Serializer):
     key = serializers.CharField()
     display_name = serializers.CharField()
-    source = serializers.CharField(help_text="The rule document in shared/rules.")
-    spec_section = serializers.CharField(help_text="Its section of rules/SPEC.md, e.g. D0.")
+    source = serializers.CharField(help_text="The rule document in spec/rules/.")
+    spec_section = serializers.CharField(help_text="Its section of spec/rules/SPEC.md, e.g. D0.")
     options = OptionSerializer(many=True)
     rules_url = serializers.CharField(help_text="The rules page.")
 

@@ -1,4 +1,4 @@
-"""System checks: refuse a live-table configuration that cannot work (DESIGN.md §4)."""
+"""System checks: refuse a live-table configuration that cannot work (spec/DESIGN.md §4)."""
 
 from __future__ import annotations
 

@@ -630,9 +630,6 @@ class TableConsumer(DirectDispatchConsumer):
         finally:
             self.recheck = None
 
-    async def _send_text(self, text: str) -> None:
-        await self.send(text_data=text)
-
     async def table_changed(self, event: dict[str, Any]) -> None:
         if self.position is not None:
             # v2: the table and seats only, when the user still holds this chair and the hand is

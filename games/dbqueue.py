@@ -61,7 +61,6 @@ class LanedQueue:
         self._urgent: collections.deque[Any] = collections.deque()
         self._normal: collections.deque[Any] = collections.deque()
         self._tokens: queue.SimpleQueue[None] = queue.SimpleQueue()
-        self.urgent_taken = 0  # how many urgent items were handed out (tests, the profile notes)
 
     def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
         (self._urgent if item is not None and URGENT.get() else self._normal).append(item)
@@ -77,7 +76,6 @@ class LanedQueue:
             except IndexError:  # only one consumer thread, but never trust that blindly
                 pass
             else:
-                self.urgent_taken += 1
                 return item
         return self._normal.popleft()
 

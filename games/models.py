@@ -1,7 +1,7 @@
 """Tables, seats, hands and the append-only event log of the live platform.
 
 The running hand's row holds the authoritative engine snapshot and ``seq``; the
-only code that writes it is ``games.services`` (one writer per table, DESIGN.md §4).
+only code that writes it is ``games.services`` (one writer per table, spec/DESIGN.md §4).
 
 Seats: ``Seat.position`` is the physical chair 0..3 for the whole match.  Within a
 hand the engine names seats by wind with East the dealer, so the engine seat of
@@ -66,7 +66,7 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
-    # Absence handling (DESIGN.md §4): 托管 means a bot plays the seat until its player acts again.
+    # Absence handling (spec/DESIGN.md §4): 托管 means a bot plays the seat until its player acts again.
     auto_play = models.BooleanField(default=False)
     timeouts = models.PositiveSmallIntegerField(default=0)  # consecutive timeouts
     disconnects = models.PositiveSmallIntegerField(default=0)  # in this match

@@ -19,8 +19,6 @@ from games.engine.variants import get_variant
 from games.models import Hand, Seat, Table
 from games.names import display_names
 
-VERBS_WITH_TILE = {"discard", "kong", "ready", "rob_concealed_kong"}
-
 
 def parse_action(command: Any, engine_seat: int) -> Action:
     """``{"do": "discard", "tile": "5m"}`` -> an engine Action for ``engine_seat``."""

@@ -26,7 +26,7 @@ from typing import Any
 
 from games import disclosure
 from games.engine.hand import Hand as EngineHand
-from games.engine.state import Action, Event, IllegalAction
+from games.engine.state import Action, IllegalAction
 from games.engine.tiles import TileNotationError, format_tiles
 from games.engine.variants import get_variant
 from games.engine.wall import seed_commitment
@@ -310,15 +310,10 @@ def viewer_frames(text: str) -> dict[str, Any]:
     return {"header": header, "frames": frames}
 
 
-def replay_event_for(event: dict[str, Any], reader: int | None) -> dict[str, Any]:
-    """An exported event as ``reader`` would have seen it live."""
-    return Event.from_json(event).for_seat(reader)
-
-
 def verify_hand(row: Hand) -> dict[str, Any]:
     """Re-derive a finished hand's wall from its revealed seed and replay its log through the engine.
 
-    The fairness check anyone can run (DESIGN.md "commit-reveal walls"): the seed must hash to the
+    The fairness check anyone can run (spec/DESIGN.md "commit-reveal walls"): the seed must hash to the
     commitment shown at the start, deal exactly the recorded hands and wall, and every recorded
     action must give exactly the recorded events and result.
     """

@@ -1,6 +1,6 @@
 """Per-table options: a small typed schema per variant with clear validation errors.
 
-A HOUSE option carries a value the source text does not give (SPEC.md marks
+A HOUSE option carries a value the source text does not give (spec/rules/SPEC.md marks
 them); the rules page shows which values are house values.
 """
 
@@ -24,7 +24,7 @@ class Option:
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
-    house: bool = False  # a HOUSE value: the source is silent, SPEC.md chose the default
+    house: bool = False  # a HOUSE value: the source is silent, spec/rules/SPEC.md chose the default
     help: str = ""
 
     def validate(self, value: Any) -> Any:

@@ -1,4 +1,4 @@
-"""The scenario runner (CONTRACT, DESIGN.md §3): ``python -m games.engine.scenario FILE.json``.
+"""The scenario runner (CONTRACT, spec/DESIGN.md §3): ``python -m games.engine.scenario FILE.json``.
 
 Plays a rigged hand and prints one JSON object:
 ``{"status", "winner", "from", "self_drawn", "deltas", "wall_left", "breakdown", "error"}``.

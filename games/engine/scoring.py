@@ -1,9 +1,9 @@
 """Shared settlement primitives.  Every payment moves points from one seat to another,
-so a hand's deltas sum to zero by construction; :func:`check_zero_sum` guards it anyway."""
+so a hand's deltas sum to zero by construction."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from games.engine.state import seat_name
 
@@ -31,8 +31,3 @@ class Ledger:
 
 def others(seat: int) -> list[int]:
     return [s for s in range(4) if s != seat]
-
-
-def check_zero_sum(deltas: Sequence[int]) -> None:
-    if sum(deltas) != 0:
-        raise AssertionError(f"hand deltas must sum to zero, got {list(deltas)}")

@@ -1,4 +1,4 @@
-"""Tile codes and the CONTRACT notation (DESIGN.md §3).
+"""Tile codes and the CONTRACT notation (spec/DESIGN.md §3).
 
 Internally a tile is an ``int``:
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,10 +114,6 @@ class Wall:
             n -= 1
         stack = n // 2 - 1 - k // 2
         return 2 * stack + k % 2
-
-    def tail_positions(self) -> Iterator[int]:
-        for k in range(len(self.tiles)):
-            yield self.tail_position(k)
 
     # -- draws --------------------------------------------------------------------
     def _available(self, pos: int) -> bool:

@@ -1,13 +1,13 @@
-"""Rule texts for the rules pages: each variant's section of ``shared/rules/SPEC.md``.
+"""Rule texts for the rules pages: each variant's section of ``spec/rules/SPEC.md``.
 
-``<key>.md`` is a verbatim copy of that variant's section (D0 → ``zhejiang_caishen``,
-D1 → ``zhedong_de``, D2 → ``wenzhou``, D3 → ``zhangzhou``, D4 → ``dongbei``).  Keep the
-copies verbatim: when SPEC.md changes, copy the section again rather than editing here.
+The section is read from SPEC.md itself (D0 → ``zhejiang_caishen``, D1 → ``zhedong_de``,
+D2 → ``wenzhou``, D3 → ``zhangzhou``, D4 → ``dongbei``): from its ``## Dn:`` heading up to the
+``---`` rule that closes it, so the page always shows the specification the tests are held to.
 
 SPEC.md is written for GitHub-style renderers, which start a list right after a
 paragraph line and nest lists by two spaces.  Python-Markdown wants a blank line
 before a list (or table) and four spaces per level, so :func:`render` adapts the
-text before converting it; the files themselves stay as SPEC.md has them.
+text before converting it; the file itself stays as it is.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import markdown
 
-RULES_DIR = Path(__file__).resolve().parent
+SPEC_DIR = Path(__file__).resolve().parents[2] / "spec"  # the repository's spec/ (see its README)
+SPEC_FILE = SPEC_DIR / "rules" / "SPEC.md"
 SECTIONS = {
     "zhejiang_caishen": "D0",
     "zhedong_de": "D1",
@@ -33,12 +34,26 @@ _FENCE = re.compile(r"^ *(```|~~~)")
 
 def rule_text(key: str) -> str | None:
     """The SPEC section of the variant ``key``, as Markdown; None when there is no text."""
-    if not re.fullmatch(r"[a-z0-9_]+", key):
-        return None
-    path = RULES_DIR / f"{key}.md"
-    if not path.is_file():
-        return None
-    return path.read_text(encoding="utf-8")
+    section = SECTIONS.get(key)
+    return None if section is None else _sections().get(section)
+
+
+@lru_cache(maxsize=1)
+def _sections() -> dict[str, str]:
+    """SPEC.md's rule-set sections by name ("D0": its text from the heading to the closing rule)."""
+    found: dict[str, str] = {}
+    name: str | None = None
+    lines: list[str] = []
+    for line in [*SPEC_FILE.read_text(encoding="utf-8").splitlines(), "---"]:
+        heading = re.match(r"## (D\d+):", line)
+        if name is not None and (heading or line.startswith("## ") or line.rstrip() == "---"):
+            found[name] = "\n".join(lines).rstrip() + "\n"
+            name = None
+        if heading:
+            name, lines = heading.group(1), []
+        if name is not None:
+            lines.append(line)
+    return found
 
 
 def adapt(text: str) -> str:

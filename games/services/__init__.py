@@ -6,7 +6,7 @@ One module per concern; callers use this package (``from games import services``
 * ``match`` — starting a match, the rule set's pre-hand questions (买底/顶底, 飘), dealing;
 * ``play`` — the one write path of a running hand: :func:`submit` (a player's command) and
   :func:`wake` (a timer asking) lock the row, check ``seq``, apply the engine, save ``seq + 1``,
-  log, and on commit fan out and schedule the next deadline (DESIGN.md §4);
+  log, and on commit fan out and schedule the next deadline (spec/DESIGN.md §4);
 * ``settlement`` — booking finished hands into wallets, idempotently, and the sweeper's marks;
 * ``holds`` — each match's stake held in the wallets from its start to its end;
 * ``presence`` — sockets coming and going, 托管 after disconnects, walking out (逃跑);

@@ -1,4 +1,4 @@
-"""The one write path of a running hand (DESIGN.md §4).
+"""The one write path of a running hand (spec/DESIGN.md §4).
 
 Every change to a running hand goes through :func:`submit` (a player's command) or :func:`wake`
 (a timer asking).  Both lock the hand's row, check ``seq`` and the deadline, apply the engine, let

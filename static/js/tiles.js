@@ -1,11 +1,11 @@
-// Mahjong tiles drawn as SVG by the project (DESIGN.md §4): the Unicode mahjong glyphs are
+// Mahjong tiles drawn as SVG by the project (spec/DESIGN.md §4): the Unicode mahjong glyphs are
 // missing from common fonts, so every face is built here from shapes and CJK text.
 //
 //   parseTiles("123m EES")  -> ["1m", "2m", "3m", "E", "E", "S"]
 //   tileSVG("5p")           -> "<svg …>" (viewBox 60×80: a face with a green backing strip)
 //   tileEl("5p", {w: 40})   -> a <span class="tile"> holding that SVG, 40 px wide
 //
-// Notation (DESIGN.md): 1m..9m 万, 1p..9p 筒, 1s..9s 条, E S W N winds, C 中, F 發, P 白,
+// Notation (spec/DESIGN.md): 1m..9m 万, 1p..9p 筒, 1s..9s 条, E S W N winds, C 中, F 發, P 白,
 // 1h..8h flowers 春夏秋冬梅兰竹菊.  Ranks share a suffix: "123m456p".
 
 const SUITS = "mps";

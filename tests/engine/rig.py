@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from games.engine import scenario
 from games.engine.hand import Hand
 from games.engine.tiles import NUM_KINDS, format_tiles, parse_tiles
+
+# The golden scenarios live with the specification they check (spec/README.md).
+SCENARIOS = Path(__file__).resolve().parents[2] / "spec" / "scenarios"
 
 
 def fill_hands(
@@ -83,7 +87,6 @@ ROB_HANDS = {
     "S": "7m 7m 2p 3p 4p 5p 6p 7p 8p 9p 1p C C",
     "W": "123p 456p 789p 8m 9m S S",
 }
-ROB_WALL = "E E E 7m"
 ROB_ACTIONS = [
     act("E", "discard", "7m"),
     act("S", "pung"),

@@ -1,4 +1,4 @@
-"""D4 (东北麻将): the worked examples of SPEC.md §D4.4, and the rules and refusals around them."""
+"""D4 (东北麻将): the worked examples of spec/rules/SPEC.md §D4.4, and the rules and refusals around them."""
 
 from __future__ import annotations
 

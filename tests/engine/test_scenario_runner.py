@@ -1,4 +1,4 @@
-"""The scenario runner CONTRACT (DESIGN.md §3) and the golden scenarios."""
+"""The scenario runner CONTRACT (spec/DESIGN.md §3) and the golden scenarios (spec/scenarios)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,10 @@ from typing import Any
 import pytest
 
 from games.engine.variants import all_variants
-from tests.engine.rig import act, fill_hands
+from tests.engine.rig import SCENARIOS, act, fill_hands
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared" / "scenarios"
-GOLDEN = sorted(
-    {p.name: p for p in [*(ROOT / "tests/engine/scenarios").glob("*.json"), *SHARED.glob("*.json")]}.values()
-)
+GOLDEN = sorted(SCENARIOS.glob("*.json"))
 KNOWN = {v.key for v in all_variants()}
 KEYS = {"status", "winner", "from", "self_drawn", "deltas", "wall_left", "breakdown", "error"}
 
@@ -32,6 +29,11 @@ def matches(want: Any, got: Any) -> bool:
     if isinstance(want, dict):
         return isinstance(got, dict) and all(matches(v, got.get(k)) for k, v in want.items())
     return bool(want == got)
+
+
+def test_every_registered_rule_set_has_a_golden_scenario() -> None:
+    # The goldens are read from spec/scenarios only; an empty or misplaced folder must not pass.
+    assert {json.loads(p.read_text(encoding="utf-8"))["variant"] for p in GOLDEN} >= KNOWN
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)

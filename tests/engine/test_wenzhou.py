@@ -1,10 +1,9 @@
-"""D2 (温州麻将): the worked examples of SPEC.md §D2.4, and the rules around them."""
+"""D2 (温州麻将): the worked examples of spec/rules/SPEC.md §D2.4, and the rules around them."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,10 +15,10 @@ from games.engine.state import CHOW, DISCARD, PUNG, WIN, Action, BreakdownItem, 
 from games.engine.tiles import format_tiles, parse_tile, parse_tiles
 from games.engine.variants import get_variant
 from games.engine.variants.wenzhou import Wenzhou
-from tests.engine.rig import act, hand_after, run
+from tests.engine.rig import SCENARIOS, act, hand_after, run
 
 V = "wenzhou"
-GOLDEN = Path(__file__).parent / "scenarios"
+GOLDEN = SCENARIOS
 
 
 def deal(given: dict[str, str], flipped: str, avoid: str = "", wall: str = "", tail: str = "") -> dict[str, str]:

@@ -1,10 +1,9 @@
-"""D3 (漳州麻将): the worked examples of SPEC.md §D3.4, and the rules around them."""
+"""D3 (漳州麻将): the worked examples of spec/rules/SPEC.md §D3.4, and the rules around them."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,10 +31,10 @@ from games.engine.variants import zhangzhou_hands as zh
 from games.engine.variants import zhangzhou_scoring as zs
 from games.engine.variants.base import WinVerdict
 from games.engine.variants.zhangzhou import PROMPT, ROB_GOLD, ROB_KONG, YOU, break_ring, live
-from tests.engine.rig import act
+from tests.engine.rig import SCENARIOS, act
 
 V = "zhangzhou"
-GOLDEN = Path(__file__).parent / "scenarios" / "zhangzhou_double_you.json"
+GOLDEN = SCENARIOS / "zhangzhou_double_you.json"
 
 # Filler hands: lone suited tiles three ranks apart and lone honours (a pair or two when they
 # run out), far from 听牌 even with a gold, so only the seats a test names can win or claim.

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +17,7 @@ from games.engine.state import DISCARD, PASS, WIN, Action
 from games.engine.tiles import is_flower, parse_tile
 from games.engine.variants import get_variant
 from games.engine.variants.zhangzhou import PROMPT, RANK, ROB_GOLD, ROB_KONG, YOU
+from tests.engine.rig import SCENARIOS
 from tests.engine.test_properties import (
     check_counts_in_step,
     check_events_private,
@@ -30,7 +30,7 @@ from tests.engine.test_properties import (
 from tests.engine.test_zhangzhou import ROB, ROB_ALL, ROB_DEALER_GOLDS, table
 
 V = "zhangzhou"
-GOLDEN = Path(__file__).parent / "scenarios" / "zhangzhou_double_you.json"
+GOLDEN = SCENARIOS / "zhangzhou_double_you.json"
 MIXES = [["greedy"] * 4, ["random"] * 4, ["random", "greedy", "greedy", "random"], ["greedy", "random"] * 2]
 
 

@@ -1,4 +1,4 @@
-"""D1 (浙东得麻将 腊子): the worked examples of SPEC.md §D1.4, and the rules around them.
+"""D1 (浙东得麻将 腊子): the worked examples of spec/rules/SPEC.md §D1.4, and the rules around them.
 
 Unless a test says otherwise the 得 is 1p (flipped 1p), E is the dealer, and the filler tiles of
 each hand are chosen to score nothing, so every loser total is the one the example names.

@@ -1,4 +1,4 @@
-"""D0 (财神麻将 前导牌): the worked examples of SPEC.md §D0.4, and the rules around them."""
+"""D0 (财神麻将 前导牌): the worked examples of spec/rules/SPEC.md §D0.4, and the rules around them."""
 
 from __future__ import annotations
 

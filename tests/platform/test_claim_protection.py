@@ -82,10 +82,6 @@ def discards_by_claims(hand: Hand) -> tuple[list[str], list[str]]:
     return claimable, quiet
 
 
-def frames_to(sent: list[tuple[str, dict[str, Any]]], group: str) -> list[dict[str, Any]]:
-    return [m for g, m in sent if g == group and m.get("type") == "table.frame"]
-
-
 def test_every_window_shows_everyone_the_same_clock_whoever_can_claim(uniform: Any) -> None:
     clock, sent = uniform
     shown = {}

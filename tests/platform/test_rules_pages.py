@@ -90,6 +90,17 @@ def test_every_rule_set_has_its_spec_section(key: str, section: str) -> None:
     assert "<li>" in html and "\n- " not in html
 
 
+@pytest.mark.parametrize("variant", all_variants(), ids=lambda v: v.key)
+def test_the_page_text_and_the_source_document_are_the_repository_copies(variant: Any) -> None:
+    # One copy of the specification (spec/README.md): the page shows SPEC.md's own section, and
+    # the source document a variant names is beside it.
+    text = rules.rule_text(variant.key)
+
+    assert text is not None and text in rules.SPEC_FILE.read_text(encoding="utf-8")
+    assert rules.SECTIONS[variant.key] == variant.spec_section
+    assert (rules.SPEC_DIR / "rules" / variant.source).is_file()
+
+
 def test_rule_texts_cannot_be_read_outside_their_folder() -> None:
     assert rules.rule_text("../__init__") is None
     assert rules.rule_text("missing") is None

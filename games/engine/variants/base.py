@@ -71,7 +71,7 @@ class WinVerdict:
 class Variant:
     key: str = ""
     display_name: str = ""
-    source: str = ""  # the rule document in shared/rules
+    source: str = ""  # the rule document in spec/rules
     spec_section: str = ""  # e.g. "D0"
     options_schema: OptionsSchema = OptionsSchema()
     context_keys: frozenset[str] = frozenset()

@@ -1,4 +1,4 @@
-"""D4: 东北麻将 — SPEC.md §D4, source ``004_f868d7dffdb39075.zh.txt``.
+"""D4: 东北麻将 — spec/rules/SPEC.md §D4, source ``spec/rules/004_f868d7dffdb39075.zh.txt``.
 
 No wilds, no flowers, 13 + 1 tiles.  What sets it apart:
 

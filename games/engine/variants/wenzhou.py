@@ -1,4 +1,4 @@
-"""D2: 温州麻将 — SPEC.md §D2, source ``002_243bd58765276302.zh.txt``.
+"""D2: 温州麻将 — spec/rules/SPEC.md §D2, source ``spec/rules/002_243bd58765276302.zh.txt``.
 
 Dealer 17 tiles, others 16.  After the deal the 17th tile from the tail is
 turned face up: its kind is the 财神 (3 live copies, wild, never discarded,

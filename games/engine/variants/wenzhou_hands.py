@@ -1,4 +1,4 @@
-"""温州麻将 (SPEC.md §D2) hand analysis: faces, 跑马 states, hand classes and multipliers.
+"""温州麻将 (spec/rules/SPEC.md §D2) hand analysis: faces, 跑马 states, hand classes and multipliers.
 
 Pure functions on count vectors, no ``Hand``: the variant module feeds them.
 

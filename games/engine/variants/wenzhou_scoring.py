@@ -1,4 +1,4 @@
-"""温州麻将 (SPEC.md §D2) settlement: the pair formulas, 财神分, 杠分, 跟风 and the dealer.
+"""温州麻将 (spec/rules/SPEC.md §D2) settlement: the pair formulas, 财神分, 杠分, 跟风 and the dealer.
 
 Every payment goes through a :class:`Ledger`, one per breakdown line, so each
 line shows who paid whom and the hand's deltas are their sum (zero by

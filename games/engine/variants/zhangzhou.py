@@ -1,4 +1,4 @@
-"""D3: 漳州麻将 — SPEC.md §D3, source ``003_00e02b2141198ee2.zh.txt``.
+"""D3: 漳州麻将 — spec/rules/SPEC.md §D3, source ``spec/rules/003_00e02b2141198ee2.zh.txt``.
 
 144 tiles with 8 flowers, 16-tile hands (dealer 17).  A drawn flower is exposed
 and replaced from the tail at once (补花; at the start in rounds from the dealer).
@@ -188,7 +188,7 @@ class Zhangzhou(Variant):
             raise ScenarioError("zhangzhou needs 'flipped': the 金 turned up after 补花")
         if is_flower(flipped):
             raise ScenarioError("the 金 cannot be a flower (a flower is put back and the dice rolled again)")
-        # DESIGN.md: the gold lies in the replacement-draw order right after the listed tail.
+        # spec/DESIGN.md: the gold lies in the replacement-draw order right after the listed tail.
         wall = rigged_wall(total, head, tail, filler, fixed_tail={len(tail): flipped})
         wall.mark_face_up(wall.tail_position(len(tail)), drawable=True)
         return wall

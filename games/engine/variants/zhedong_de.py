@@ -1,4 +1,4 @@
-"""D1: 浙东得麻将（腊子） — SPEC.md §D1, source ``001_cecdb8e91b8c20f9.zh.txt``.
+"""D1: 浙东得麻将（腊子） — spec/rules/SPEC.md §D1, source ``spec/rules/001_cecdb8e91b8c20f9.zh.txt``.
 
 After the deal the tile at the head of the wall is turned face up and stays out of play; its
 kind is the 得, whose three live copies are wild, and only in a win.  白板 may play the 得's

@@ -1,4 +1,4 @@
-"""D1's 和 points (胡数), 番 and 腊子: every player's hand is scored (SPEC.md §D1.2).
+"""D1's 和 points (胡数), 番 and 腊子: every player's hand is scored (spec/rules/SPEC.md §D1.2).
 
 The winner may read any 得 as any tile and each 白板 as the 得's face or as 白板, and is paid
 the highest total among all readings (the text: "服务器会自动为玩家算出最高的牌点").  The

@@ -1,4 +1,4 @@
-"""D0: 财神麻将（前导牌） — SPEC.md §D0, source ``000_469410a6f657b378.zh.txt``.
+"""D0: 财神麻将（前导牌） — spec/rules/SPEC.md §D0, source ``spec/rules/000_469410a6f657b378.zh.txt``.
 
 The wild (财神) is the same rank of the next suit after the face-up indicator
 (财神前导牌), which stays in place and is never drawn.  Wilds never take part
