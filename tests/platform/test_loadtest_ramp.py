@@ -1,0 +1,72 @@
+"""``loadtest --ramp``: matches start through the server's API, and a saturated server's
+refusals are counted with its message (games/loadtest/ramp.py; issue 17)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.daphne_process import free_port, running_daphne, wait_http
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def ramp_run(tmp_path: Path, **server_env: str) -> dict[str, Any]:
+    """A real daphne on a fresh SQLite database, and a 3-table ramp against it."""
+    db = tmp_path / "ramp.sqlite3"
+    inherited = {
+        k: v for k, v in os.environ.items() if not k.startswith(("CAISHEN_", "DJANGO_", "DATABASE_", "REDIS_"))
+    }
+    env = {
+        **inherited,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "CAISHEN_VAR_DIR": str(tmp_path),
+        "CAISHEN_CLAIM_PROTECTION": "pause",
+    }
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with running_daphne(env | server_env, port, tmp_path / "daphne.log") as proc:
+        wait_http(f"{url}/healthz", proc, tmp_path / "daphne.log")
+        done = subprocess.run(
+            [
+                sys.executable, "manage.py", "loadtest", "--tables", "3", "--ramp", "1.5", "--warmup", "1",
+                "--duration", "2", "--think", "0.2", "--json", "--url", url,
+            ],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+@pytest.mark.slow
+def test_a_server_with_room_starts_every_match_of_the_ramp(tmp_path: Path) -> None:
+    result = ramp_run(tmp_path)
+    arrivals = result["arrivals"]
+    assert arrivals["tables_offered"] == 3 and arrivals["tables_started"] == 3
+    assert arrivals["refusals"] == 0 and arrivals["failures"] == 0
+    assert result["actions"] > 0 and result["errors"] == 0
+
+
+@pytest.mark.slow
+def test_a_saturated_server_refuses_the_ramps_matches_with_its_message(tmp_path: Path) -> None:
+    """The CPU threshold set so low that any work is saturation: every match start is refused
+    (503, Retry-After), counted, with the translated message; nothing is played."""
+    result = ramp_run(tmp_path, CAISHEN_OVERLOAD_CPU="0.000001", CAISHEN_OVERLOAD_WINDOW="0.1")
+    arrivals = result["arrivals"]
+    assert arrivals["tables_started"] == 0 and arrivals["failures"] == 0
+    assert arrivals["refusals"] >= 3 and arrivals["tables_refused_at_least_once"] == 3
+    assert arrivals["refusal_message"].startswith("The server is busy")
+    assert result["actions"] == 0
