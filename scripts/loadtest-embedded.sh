@@ -3,6 +3,8 @@
 # 127.0.0.1:$PORT with the shipped settings, then `manage.py loadtest` against it.
 #   scripts/loadtest-embedded.sh TABLES [SECONDS]        e.g. scripts/loadtest-embedded.sh 100 30
 # Extra options for the load client: LOADTEST_ARGS="--warmup 20 --think 1" scripts/loadtest-embedded.sh 200
+# APP=games.loadtest.reference.asgi:application serves the reference table server instead (alone,
+# for its own knee: `manage.py loadtest --baseline` runs both servers at one size).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,7 +19,7 @@ export CAISHEN_CLAIM_PROTECTION="${CAISHEN_CLAIM_PROTECTION:-pause}"
 export DATABASE_URL="sqlite:///$WORK/db.sqlite3" DJANGO_DEBUG=0 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost \
     DJANGO_SECRET_KEY="load-test-$(date +%s)-not-secret-but-long-enough"
 .venv/bin/python manage.py migrate --noinput -v0
-.venv/bin/daphne -b 127.0.0.1 -p "$PORT" mahjong_platform.asgi:application >"$WORK/daphne.log" 2>&1 &
+.venv/bin/daphne -b 127.0.0.1 -p "$PORT" "${APP:-mahjong_platform.asgi:application}" >"$WORK/daphne.log" 2>&1 &
 DAPHNE=$!
 trap 'kill "$DAPHNE" 2>/dev/null; sleep 2; kill -9 "$DAPHNE" 2>/dev/null; rm -rf "$WORK"' EXIT
 sleep 3
