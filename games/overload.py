@@ -67,9 +67,9 @@ class Thresholds:
 
     lag_ms: float = 250.0  # smoothed loop lag that counts as saturated
     depth: float = 100.0  # smoothed database-thread backlog + outbox messages that counts as saturated
-    cpu: float = 0.8  # smoothed share of one core (process CPU time / wall time) that counts as saturated
+    cpu: float = 0.7  # smoothed share of one core (process CPU time / wall time) that counts as saturated
     cpu_recover: float = 0.9  # the CPU sign is calm again below this fraction of ``cpu``
-    window_s: float = 5.0  # the moving averages' time constant
+    window_s: float = 2.0  # the moving averages' time constant
     recover: float = 0.5  # leave the state below this fraction of both thresholds...
     min_on_s: float = 10.0  # ...and not before it has lasted this long
     probe_s: float = 0.1  # how often the probe asks to wake
