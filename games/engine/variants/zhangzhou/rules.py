@@ -41,10 +41,8 @@ from games.engine.state import (
     seat_name,
 )
 from games.engine.tiles import NUM_KINDS, WHITE, Tile, format_tiles, is_flower, standard_set, tile_str
-from games.engine.variants import register
-from games.engine.variants import zhangzhou_hands as hands
-from games.engine.variants import zhangzhou_scoring as scoring
 from games.engine.variants.base import ScenarioError, Variant, WinVerdict
+from games.engine.variants.zhangzhou import hands, scoring
 from games.engine.wall import Wall, rigged_wall, seed_commitment
 
 if TYPE_CHECKING:
@@ -711,6 +709,3 @@ class Zhangzhou(Variant):
     def public_flags(self, flags: Mapping[str, Any]) -> dict[str, Any]:
         # 先弃后和 would tell the others what the player could have won on.
         return {YOU: flags[YOU]} if flags.get(YOU) else {}
-
-
-register(Zhangzhou())

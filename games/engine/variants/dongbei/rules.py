@@ -12,7 +12,7 @@ No wilds, no flowers, 13 + 1 tiles.  What sets it apart:
   all are; the last four drawable tiles go one to each player, who may only
   win on it by self-draw — otherwise it is laid aside (a "discard" nobody may
   claim), and no kong is made on them;
-* scoring by 番 doubling with the losers' own penalty 番 (dongbei_scoring), plus
+* scoring by 番 doubling with the losers' own penalty 番 (scoring.py), plus
   杠分, 撵庄 and 飘 side scores.
 """
 
@@ -40,9 +40,9 @@ from games.engine.state import (
     Result,
 )
 from games.engine.tiles import NUM_KINDS, Tile, tile_str
-from games.engine.variants import register
 from games.engine.variants.base import PreHandQuestion, Variant, WinVerdict
-from games.engine.variants.dongbei_scoring import (
+from games.engine.variants.dongbei.hands import could_wait, has_yaojiu, may_be_ready, waiting_tiles, win_forms
+from games.engine.variants.dongbei.scoring import (
     AFTER_KONG,
     NIANZHUANG_COUNT,
     NIANZHUANG_TILE,
@@ -51,7 +51,6 @@ from games.engine.variants.dongbei_scoring import (
     settle_draw,
     settle_win,
 )
-from games.engine.variants.dongbei_shapes import could_wait, has_yaojiu, may_be_ready, waiting_tiles, win_forms
 from games.engine.wall import Wall, seed_commitment
 
 if TYPE_CHECKING:
@@ -461,7 +460,5 @@ class Dongbei(Variant):
         # The 听 mark is public; the tiles it waits on are not.
         return {k: v for k, v in flags.items() if k != READY_WAITS}
 
-
-register(Dongbei())
 
 __all__ = ["Dongbei", "deal_positions", "first_dealer", "opening_wall", "roll_die"]

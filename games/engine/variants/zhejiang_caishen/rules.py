@@ -16,7 +16,6 @@ from games.engine.options import Option, OptionsSchema
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
 from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
-from games.engine.variants import register
 from games.engine.variants.base import FlipsHeadTile, WinVerdict
 
 if TYPE_CHECKING:
@@ -199,6 +198,3 @@ class ZhejiangCaishen(FlipsHeadTile):
             "indicator": tile_str(hand.extra["indicator"]),
             "wilds": " ".join(tile_str(w) for w in hand.extra["wilds"]),
         }
-
-
-register(ZhejiangCaishen())

@@ -7,7 +7,7 @@ replacements; normal draws stop at the 财神 (流局).  Every 白板 is a natur
 of the 财神's kind (unless the 财神 is 白板 itself): it chows, pungs and wins at
 that face — the machine's ``chow_stand_ins`` hook lets it sit in a chow.
 
-Hand analysis lives in :mod:`wenzhou_hands`, settlement in :mod:`wenzhou_scoring`.
+Hand analysis lives in :mod:`.hands`, settlement in :mod:`.scoring`.
 """
 
 from __future__ import annotations
@@ -30,9 +30,8 @@ from games.engine.state import (
     Result,
 )
 from games.engine.tiles import GREEN, NUM_KINDS, RED, WHITE, Tile, standard_set, tile_str
-from games.engine.variants import register
 from games.engine.variants.base import PreHandQuestion, ScenarioError, Variant, WinVerdict
-from games.engine.variants.wenzhou_hands import (
+from games.engine.variants.wenzhou.hands import (
     CLASS_LABEL,
     CLASS_MULT,
     PAOMA_LABELS,
@@ -44,7 +43,7 @@ from games.engine.variants.wenzhou_hands import (
     paoma_state,
     quick_win,
 )
-from games.engine.variants.wenzhou_scoring import (
+from games.engine.variants.wenzhou.scoring import (
     TIERS,
     caishen_score,
     dealer_item,
@@ -555,6 +554,3 @@ class Wenzhou(Variant):
     def public_flags(self, flags: Mapping[str, Any]) -> dict[str, Any]:
         # 过碰/过胡 would tell the others what the player could have claimed.
         return {k: v for k, v in flags.items() if k not in _PRIVATE_FLAGS}
-
-
-register(Wenzhou())

@@ -5,7 +5,7 @@ kind is the 得, whose three live copies are wild, and only in a win.  白板 ma
 face or itself, in a chow and in a win.  Nobody may chow, pung or win on a discarded 得.
 Every player's hand is scored in 和 points with 番 doubling and the 腊子 cap (100); the losers
 pay the winner and settle among themselves; a discarder may be liable for everything (包牌).
-Scoring lives in :mod:`games.engine.variants.zhedong_de_points`.
+Scoring lives in :mod:`games.engine.variants.zhedong_de.scoring`.
 """
 
 from __future__ import annotations
@@ -30,9 +30,8 @@ from games.engine.state import (
     seat_name,
 )
 from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, Tile, is_suited, suit_of, tile_str
-from games.engine.variants import register
 from games.engine.variants.base import FlipsHeadTile, WinVerdict
-from games.engine.variants.zhedong_de_points import (
+from games.engine.variants.zhedong_de.scoring import (
     CAP,
     PATTERNS,
     HandScore,
@@ -351,6 +350,3 @@ def _score_lines(seat: int, score: HandScore, winner: bool) -> list[BreakdownIte
     label = f"{who} {'和家' if winner else '闲家'}牌点" + (" 腊子" if score.total >= CAP else "")
     lines.append(BreakdownItem(f"{seat_name(seat)}:total", label, score.total, score.formula()))
     return lines
-
-
-register(ZhedongDe())
