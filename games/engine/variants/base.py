@@ -4,8 +4,9 @@ Adding a rule set?  Read docs/engine.md first: it says how, and which shared fil
 touch (only additively, with defaults that keep every other rule set unchanged).
 
 Defaults here are the plain rules most sets share; a variant overrides only
-what its text changes.  Hooks that may refuse an action return a reason string
-(shown to the player) or ``None``.
+what its text changes.  Hooks that may refuse an action return a
+:class:`~games.engine.refusals.Refusal` (``refuse(code, english_template, **params)``: the
+reason shown to the player, with the code the table page translates by) or ``None``.
 """
 
 from __future__ import annotations
