@@ -60,6 +60,7 @@ ON_DISCARD, ON_ADDED_KONG = "discard", "added_kong"
 HAND_OVER = refuse("hand_over", "the hand is over")
 NO_REPLACEMENT = refuse("no_replacement_tile", "no tile is left for the replacement draw")
 NOTHING_TO_ANSWER = refuse("nothing_to_answer", "you have nothing to answer")
+NO_WIN_AFTER_CLAIM = refuse("no_win_after_claim", "you cannot win after a chow or pung without a new tile")
 
 
 @dataclass(slots=True)
@@ -275,7 +276,7 @@ class Hand:
         if seat != self.turn or self.phase != PLAY:
             return refuse("self_win_not_your_turn", "you may only declare a self-drawn win on your own turn")
         if self.turn_kind == BY_CLAIM:
-            return refuse("no_win_after_claim", "you cannot win after a chow or pung without a new tile")
+            return NO_WIN_AFTER_CLAIM
         ctx = self._self_win_context(seat)
         verdict = self.variant.evaluate_win(self, ctx)
         return verdict if isinstance(verdict, str) else None

@@ -16,11 +16,14 @@ once, at import, as a module constant: returning it costs no more than returning
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any, Final
 
 JSONValue = str | int | float | bool | None | list[Any] | dict[str, Any]
+#: What a refusal built by :func:`refuse` takes as parameters: JSON scalars.
+Param = str | int | float | bool | None
 
 #: The code of a refusal given as a plain string (a rule not yet given a code).
 UNSPECIFIED: Final = "unspecified"
@@ -49,8 +52,16 @@ class Refusal(str):
         return (Refusal, (self.code, str(self), dict(self.params)))
 
 
-def refuse(code: str, template: str, **params: JSONValue) -> Refusal:
-    """A refusal whose English text is ``template`` filled from ``params`` (``str.format``)."""
+@functools.lru_cache(maxsize=4096)
+def refuse(code: str, template: str, **params: Param) -> Refusal:
+    """A refusal whose English text is ``template`` filled from ``params`` (``str.format``).
+
+    Memoised: legal-action lists ask the refusal hooks about every held tile on every turn
+    (温州's single-honour rule refuses over a hundred discards a hand), and a cached refusal
+    costs about what the f-string it replaced did, where building one costs several times more.
+    So the parameters are scalars (hashable), and a refusal's ``params`` are shared: read them,
+    never change them (``IllegalAction`` and the platform's ``Refused`` take copies).
+    """
     return Refusal(code, template.format(**params) if params else template, params)
 
 
@@ -62,4 +73,4 @@ def params_of(reason: str) -> dict[str, JSONValue]:
     return dict(reason.params) if isinstance(reason, Refusal) else {}
 
 
-__all__ = ["CODE_PATTERN", "UNSPECIFIED", "JSONValue", "Refusal", "code_of", "params_of", "refuse"]
+__all__ = ["CODE_PATTERN", "UNSPECIFIED", "JSONValue", "Param", "Refusal", "code_of", "params_of", "refuse"]
