@@ -214,6 +214,8 @@ class Overloaded(Refused):
     """A new table or match refused because this process is saturated; ``retry_after``: the
     seconds to wait before trying again (the REST API's Retry-After)."""
 
+    code = "overloaded"
+
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
