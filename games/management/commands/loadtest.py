@@ -238,7 +238,8 @@ class Command(BaseCommand):
         for i, (table, table_seats) in enumerate(sorted(by_table.items())):
             late = sorted((s for s in table_seats if s.position >= 2), key=lambda s: s.position)
             base = urls[(table + late[0].position) % len(urls)]  # the server the seat's socket talks to
-            tasks.append(asyncio.create_task(ramp.arrive(base, late, i * spread / len(by_table), until, arrivals)))
+            rng = random.Random(f"{options['seed']}:{table}")
+            tasks.append(asyncio.create_task(ramp.arrive(base, late, i * spread / len(by_table), until, arrivals, rng)))
         await asyncio.sleep(spread)
         return arrivals, tasks
 
