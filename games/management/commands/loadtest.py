@@ -167,8 +167,11 @@ class Command(BaseCommand):
         # DATABASE_URL as this command's (other daphne or Celery processes on the machine are not
         # counted — another person's, another test run's).
         database_url = os.environ.get("DATABASE_URL") or None
-        found = server_processes(with_services=True, database_url=database_url) if procs is None else procs
-        meter = CpuMeter(found)
+
+        def scan() -> list[Proc]:
+            return server_processes(with_services=True, database_url=database_url)
+
+        meter = CpuMeter(scan(), rescan=scan) if procs is None else CpuMeter(procs)
         stats.latencies.clear()
         seqs_before = await asyncio.to_thread(setup.hand_seqs, tag)
         meter.start()
