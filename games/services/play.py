@@ -178,7 +178,7 @@ class _Step:
                     self.apply(Action(s, PASS))
 
     def bot_action(self, engine_seat: int) -> Action:
-        rng = random.Random(f"{self.row.seed}:{self.engine.seq}:{engine_seat}")
+        rng = random.Random(f"{self.row.seed}:{self.engine.ply}:{engine_seat}")  # as driver.decision_rng
         return GreedyBot().choose(self.engine, engine_seat, rng)
 
     def advance(self) -> None:
