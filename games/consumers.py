@@ -163,7 +163,7 @@ class TableConsumer(DirectDispatchConsumer):
         if table is None:
             return "gone", None
         user = self.scope.get("user")
-        seats = services.play.table_seats(table, lock=False)
+        seats = services.reads.table_seats(table)
         position = services.reads.held_position(seats, user)
         if position is not None:
             state = services.reads.render_for(table, seats, position)
@@ -186,7 +186,7 @@ class TableConsumer(DirectDispatchConsumer):
         table = services.reads.table_row(self.table_id)
         if table is None:
             return None
-        seats = services.play.table_seats(table, lock=False)
+        seats = services.reads.table_seats(table)
         position = services.reads.held_position(seats, self.scope.get("user"))
         if position is None:
             return None
@@ -656,7 +656,7 @@ class TableConsumer(DirectDispatchConsumer):
         table = services.reads.table_row(self.table_id)
         if table is None:
             return None
-        seats = services.play.table_seats(table, lock=False)
+        seats = services.reads.table_seats(table)
         if services.reads.held_position(seats, self.scope.get("user")) != self.position:
             return None
         current = services.current_seq(self.table_id)

@@ -84,9 +84,7 @@ def _dealt(engine: EngineHand) -> dict[str, Any]:
 
 
 def _new_engine(snapshot: dict[str, Any]) -> EngineHand:
-    engine = EngineHand.from_json(snapshot)
-    engine.open_empty_windows = True  # as the platform plays (services._engine)
-    return engine
+    return EngineHand.from_json(snapshot)  # claim protection comes with the snapshot
 
 
 # --------------------------------------------------------------------------- export

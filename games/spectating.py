@@ -145,8 +145,7 @@ def _replayed(row: Hand, applied: int) -> EngineHand | None:
     start = HandStart.objects.filter(hand_id=row.pk).only("snapshot").first()
     if start is None:
         return None
-    engine = EngineHand.from_json(start.snapshot)
-    engine.open_empty_windows = True  # as the platform plays it (services._engine)
+    engine = EngineHand.from_json(start.snapshot)  # claim protection comes with the snapshot
     for action in row.actions.filter(seq__lte=applied).order_by("seq", "index").values_list("action", flat=True):
         engine.apply_trusted(Action.from_json(action))  # validated when it was played
     return engine
@@ -159,9 +158,7 @@ def _saved(row: Hand, seq: int) -> EngineHand | None:
     snapshot = Hand.objects.filter(pk=row.pk, seq=seq).values_list("snapshot", flat=True).first()
     if snapshot is None:
         return None
-    engine = EngineHand.from_json(snapshot)
-    engine.open_empty_windows = True
-    return engine
+    return EngineHand.from_json(snapshot)
 
 
 def public_view(row: Hand, applied: int) -> dict[str, Any] | None:
