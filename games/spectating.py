@@ -282,15 +282,3 @@ class SharedRenders:
 
 
 WATCHER_RENDERS = SharedRenders()
-
-
-def state_for_reader(table: Table, user: Any) -> dict[str, Any]:
-    """The snapshot for a page or API reader: a seated player's own view, else the watcher's
-    (delayed, public) — so no side door (the table page, the REST API) shows play undelayed."""
-    from games import services
-
-    if services.reads.held_position(list(table.seats.all()), user) is not None:
-        state = services.state_for(table, user)
-        state["table"]["watchers"] = watcher_count(table.pk)
-        return state
-    return spectator_state(table)
