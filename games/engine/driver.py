@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from games.engine.hand import CLAIM, ENDED, ClaimWindow, Hand
+from games.engine.hand import CLAIM, ENDED, PLAY, ClaimWindow, Hand
 from games.engine.state import PASS, Action
 from games.engine.variants.base import Variant
 
@@ -116,8 +116,10 @@ def turn(hand: Hand) -> Turn:
         if acts:
             legal[hand.turn] = acts
     forced = None
-    if type(variant).forced_action is not Variant.forced_action:  # most rule sets force nothing
-        forced = next((a for s in legal if (a := variant.forced_action(hand, s)) is not None), None)
+    # The rules force a move only on the player whose turn it is (报听's discard, 温州's win on a
+    # hand of 财神; tests/engine/test_driver.py holds every seat to it), and most force nothing.
+    if hand.phase == PLAY and hand.turn in legal and type(variant).forced_action is not Variant.forced_action:
+        forced = variant.forced_action(hand, hand.turn)
     return Turn(hand, legal, forced, asked)
 
 

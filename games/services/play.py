@@ -160,7 +160,7 @@ class HandStep:
         self.row.window_answers = {}
         for key in sorted(answers, key=int):
             t = self.turn()
-            if t.in_window and int(key) in t.legal:
+            if t.in_window and not t.asked and int(key) in t.legal:  # still waited on in the window
                 self.apply(Action.from_json(answers[key]))
         if pass_the_rest:
             for action in idle_passes(self.engine):
