@@ -29,11 +29,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import disclosure, join_limits, overload, services
+from games.access import can_open, remember_room_code, state_for_reader
 from games.engine.state import SEATS, Event
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, Table
-from games.spectating import state_for_reader
-from games.views import LISTED_STATUSES, can_open, remember_room_code, with_seat_counts
+from games.views import LISTED_STATUSES, with_seat_counts
 from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 from mahjong_platform.serializers import StrictJSONTypes
 

@@ -10,4 +10,12 @@ class GamesConfig(AppConfig):
         from games import (
             checks,  # noqa: F401  (registers the system checks)
             names,  # noqa: F401  (forgets cached names when a profile changes)
+            services,
+            tasks,
+            timers,
         )
+
+        # The start-up wiring: the timers and the settlement queue are handed what they call, so
+        # neither imports the services or the Celery tasks that import them (no import cycle).
+        timers.connect(services, tasks.queue_wake)
+        services.settlement.connect(tasks.queue_settlement)

@@ -206,7 +206,7 @@ def _play_match(
             held, whole = _as_client_holds(held, frame)
             if whole is not None:
                 open_window = _observe(whole, at, row, observer, open_window, result)
-        engine = services._decoded(row) if row.status == Hand.PLAYING else None
+        engine = services.decoded_engine(row) if row.status == Hand.PLAYING else None
         if engine is not None:
             for chair in range(4):
                 seat = row.engine_seat(chair)
@@ -236,7 +236,7 @@ def _play_match(
         row.refresh_from_db()
         if row.seq != seq or row.status != Hand.PLAYING:
             continue
-        engine = services._decoded(row)
+        engine = services.decoded_engine(row)
         seat = row.engine_seat(who)
         legal = engine.legal_actions(seat)
         if not legal:
@@ -313,7 +313,7 @@ def _someone_else_could_claim(row: Hand, seq: int, observer: int) -> bool:
     row.refresh_from_db()
     if row.seq != seq:
         raise RuntimeError(f"the probe read frame {seq} late (the hand is at {row.seq})")
-    engine = services._decoded(row)
+    engine = services.decoded_engine(row)
     window = engine.window
     if engine.phase != CLAIM or window is None:
         return False

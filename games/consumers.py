@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games import dbqueue, services, spectating
+from games import access, dbqueue, services, spectating
 from games.deltas import apply_delta, as_update, chains, state_of
 from games.fanout import OUTBOX, public_group, seat_group, seat_holder, table_changed
 from games.frame_cache import HISTORY, Received
@@ -168,17 +168,15 @@ class TableConsumer(DirectDispatchConsumer):
         if table is None:
             return "gone", None
         user = self.scope.get("user")
-        seats = services.play.table_seats(table, lock=False)
-        position = services.reads.held_position(seats, user)
+        seats = services.reads.table_seats(table)
+        position = access.held_position(seats, user)
         if position is not None:
             state = services.reads.render_for(table, seats, position)
             state["table"]["watchers"] = spectating.watcher_count(self.table_id)
             return position, state
         # Watching: public tables, and private ones by invitation (the owner, or a session
-        # holding the room code: games.views.can_open).
-        from games.views import can_open
-
-        if not can_open(user, self.scope.get("session"), table):
+        # holding the room code: games.access.can_open).
+        if not access.can_open(user, self.scope.get("session"), table):
             return None, None
         delay = self.delay if (self.in_group and self.position is None) else spectating.delay_seconds()
         return None, spectating.spectator_state(table, delay=delay)
@@ -191,8 +189,8 @@ class TableConsumer(DirectDispatchConsumer):
         table = services.reads.table_row(self.table_id)
         if table is None:
             return None
-        seats = services.play.table_seats(table, lock=False)
-        position = services.reads.held_position(seats, self.scope.get("user"))
+        seats = services.reads.table_seats(table)
+        position = access.held_position(seats, self.scope.get("user"))
         if position is None:
             return None
         missed = self._missed_frames(position, since)
@@ -673,8 +671,8 @@ class TableConsumer(DirectDispatchConsumer):
         table = services.reads.table_row(self.table_id)
         if table is None:
             return None
-        seats = services.play.table_seats(table, lock=False)
-        if services.reads.held_position(seats, self.scope.get("user")) != self.position:
+        seats = services.reads.table_seats(table)
+        if access.held_position(seats, self.scope.get("user")) != self.position:
             return None
         current = services.current_seq(self.table_id)
         if current is None or current[0] != self.delivered[0]:

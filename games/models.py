@@ -142,7 +142,7 @@ class HandAction(models.Model):
 
     ``HandEvent`` records what happened; replaying a hand through the engine needs what was
     *done*: one row per ``Hand.apply`` call, in order, with how many events it produced
-    (they are the next ``event_count`` rows of the event log).  Written by ``services._Step``.
+    (they are the next ``event_count`` rows of the event log).  Written by ``services.HandStep``.
     """
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")

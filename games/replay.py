@@ -26,6 +26,7 @@ from typing import Any
 
 from games import disclosure
 from games.engine.hand import Hand as EngineHand
+from games.engine.hand import current_snapshot
 from games.engine.state import Action, IllegalAction
 from games.engine.tiles import TileNotationError, format_tiles
 from games.engine.variants import get_variant
@@ -83,9 +84,7 @@ def _dealt(engine: EngineHand) -> dict[str, Any]:
 
 
 def _new_engine(snapshot: dict[str, Any]) -> EngineHand:
-    engine = EngineHand.from_json(snapshot)
-    engine.open_empty_windows = True  # as the platform plays (services._engine)
-    return engine
+    return EngineHand.from_json(snapshot)  # claim protection comes with the snapshot
 
 
 # --------------------------------------------------------------------------- export
@@ -166,7 +165,7 @@ def _start(header: dict[str, Any]) -> EngineHand:
         engine = _new_engine(initial)
     except (KeyError, TypeError, ValueError, TileNotationError) as exc:
         raise ReplayError(1, f"the initial snapshot is malformed ({exc})") from None
-    if engine.seq != 0 or engine.result is not None:
+    if engine.ply != 0 or engine.result is not None:
         raise ReplayError(1, "the initial snapshot is not a hand as dealt")
     seed, seed_hash = header.get("seed"), header.get("seed_hash")
     if (seed or None) != (initial.get("seed") or None) or (seed_hash or None) != (initial.get("seed_hash") or None):
@@ -176,12 +175,14 @@ def _start(header: dict[str, Any]) -> EngineHand:
             raise ReplayError(1, "the seed does not match its hash")
         rules = get_variant(str(header["variant"]))
         try:
-            dealt = rules.new_hand(header["options"], header["context"], seed=str(seed))
+            dealt = rules.new_hand(
+                header["options"], header["context"], seed=str(seed), open_empty_windows=engine.open_empty_windows
+            )
         except (KeyError, TypeError, ValueError) as exc:  # OptionsError is a ValueError
             # The options were compared with the snapshot's by value, where 0 == false: an option
             # the rule set refuses got this far and escaped as a 500 (found by fuzzing replays).
             raise ReplayError(1, f"the header's options or context are not valid ({exc})") from None
-        if _plain(dealt.to_json()) != _plain(initial):
+        if _plain(dealt.to_json()) != _plain(current_snapshot(initial)):
             raise ReplayError(1, "the seed does not deal the hands and wall of the initial snapshot")
     for key, value in _dealt(engine).items():
         if _plain(header.get(key)) != _plain(value):

@@ -145,8 +145,7 @@ def _replayed(row: Hand, applied: int) -> EngineHand | None:
     start = HandStart.objects.filter(hand_id=row.pk).only("snapshot").first()
     if start is None:
         return None
-    engine = EngineHand.from_json(start.snapshot)
-    engine.open_empty_windows = True  # as the platform plays it (services._engine)
+    engine = EngineHand.from_json(start.snapshot)  # claim protection comes with the snapshot
     for action in row.actions.filter(seq__lte=applied).order_by("seq", "index").values_list("action", flat=True):
         engine.apply_trusted(Action.from_json(action))  # validated when it was played
     return engine
@@ -159,9 +158,7 @@ def _saved(row: Hand, seq: int) -> EngineHand | None:
     snapshot = Hand.objects.filter(pk=row.pk, seq=seq).values_list("snapshot", flat=True).first()
     if snapshot is None:
         return None
-    engine = EngineHand.from_json(snapshot)
-    engine.open_empty_windows = True
-    return engine
+    return EngineHand.from_json(snapshot)
 
 
 def public_view(row: Hand, applied: int) -> dict[str, Any] | None:
@@ -285,15 +282,3 @@ class SharedRenders:
 
 
 WATCHER_RENDERS = SharedRenders()
-
-
-def state_for_reader(table: Table, user: Any) -> dict[str, Any]:
-    """The snapshot for a page or API reader: a seated player's own view, else the watcher's
-    (delayed, public) — so no side door (the table page, the REST API) shows play undelayed."""
-    from games import services
-
-    if services.reads.held_position(list(table.seats.all()), user) is not None:
-        state = services.state_for(table, user)
-        state["table"]["watchers"] = watcher_count(table.pk)
-        return state
-    return spectator_state(table)

@@ -5,6 +5,8 @@ Each task only calls the same service function the embedded mode calls inline.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import shared_task
 
 from games import services, timers
@@ -34,3 +36,13 @@ def sweep_task() -> int:
 @shared_task(name="games.settle", ignore_result=True)  # type: ignore[untyped-decorator]
 def settle_task(hand_id: int) -> None:
     services.settle_finished_hand(hand_id)
+
+
+def queue_wake(kind: str, obj_id: int, token: int, at: datetime) -> None:
+    """Queue :func:`wake_task` for when the deadline is due (handed to games.timers at start-up)."""
+    wake_task.apply_async(args=(kind, obj_id, token), eta=at)
+
+
+def queue_settlement(hand_id: int) -> None:
+    """Queue :func:`settle_task` (handed to games.services.settlement at start-up)."""
+    settle_task.delay(hand_id)

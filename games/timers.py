@@ -1,5 +1,8 @@
 """Deadlines that only ask: a timer wakes ``services.wake(kind, id, token)`` and nothing else.
 
+This module imports neither the services (which import it to schedule) nor the Celery tasks
+(which import both): GamesConfig.ready hands it what it calls, through :func:`connect`.
+
 Two backends behind one function, chosen by ``CAISHEN_TIMERS``:
 
 * ``inprocess`` (embedded default): asyncio ``call_later`` on daphne's event loop,
@@ -20,14 +23,55 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games import dbqueue
+
 log = logging.getLogger("caishen.timers")
+
+
+class WakeServices(Protocol):
+    """What the timers and the sweeper ask of the live services (``games.services`` is one)."""
+
+    def wake(self, kind: str, obj_id: int, token: int) -> bool: ...
+
+    def due_wakeups(self, now: datetime | None = None) -> list[tuple[str, int, int]]: ...
+
+    def wakeups_between(self, start: datetime, end: datetime) -> list[tuple[str, int, int, datetime]]: ...
+
+    def record_sweep(self) -> None: ...
+
+
+# Queue a wake-up on the broker for when it is due (celery backend): kind, id, token, at.
+QueueWake = Callable[[str, int, int, datetime], None]
+
+
+class _Connections:
+    services: WakeServices | None = None
+    queue_wake: QueueWake | None = None
+
+
+_CONNECTED = _Connections()
+
+
+def connect(services: WakeServices, queue_wake: QueueWake) -> None:
+    """Hand the timers what they call (GamesConfig.ready does, once per process).  ``services``
+    is asked for its functions at each call, so a test may replace one where it lives."""
+    _CONNECTED.services = services
+    _CONNECTED.queue_wake = queue_wake
+
+
+def _services() -> WakeServices:
+    if _CONNECTED.services is None:
+        raise RuntimeError("games.timers is not connected: GamesConfig.ready connects it at start-up")
+    return _CONNECTED.services
 
 
 def backend_name() -> str:
@@ -83,21 +127,19 @@ def commit_horizon() -> float:
 def arm_upcoming(now: datetime | None = None) -> int:
     """The sweeper's second job (celery backend): queue the wake-ups of the deadlines that come
     due before the next sweep can.  Returns how many it queued."""
-    from games import services
-
     if backend_name() != "celery":
         return 0  # in-process timers are armed when set, whatever the delay
     start, end = arming_window(now or timezone.now())
-    upcoming = services.wakeups_between(start, end)
+    upcoming = _services().wakeups_between(start, end)
     for kind, obj_id, token, at in upcoming:
         _queue_wake_task(kind, obj_id, token, at)
     return len(upcoming)
 
 
 def _queue_wake_task(kind: str, obj_id: int, token: int, at: datetime) -> None:
-    from games.tasks import wake_task
-
-    wake_task.apply_async(args=(kind, obj_id, token), eta=at)
+    if _CONNECTED.queue_wake is None:
+        raise RuntimeError("games.timers is not connected: GamesConfig.ready connects it at start-up")
+    _CONNECTED.queue_wake(kind, obj_id, token, at)
 
 
 class InProcessTimers:
@@ -133,8 +175,7 @@ class InProcessTimers:
         self.loop.call_later(delay, lambda: self.loop.create_task(self.fire(kind, obj_id, token)))  # type: ignore[union-attr]
 
     async def fire(self, kind: str, obj_id: int, token: int) -> None:
-        from games import dbqueue, services
-
+        services = _services()
         # The step goes ahead of socket work queued for the database thread (games/dbqueue.py):
         # a deadline that fired on time must not then wait behind a flood of reads.
         with dbqueue.urgent():
@@ -144,8 +185,7 @@ class InProcessTimers:
                 log.exception("timer %s %s %s failed", kind, obj_id, token)
 
     async def sweep_once(self) -> None:
-        from games import dbqueue, services
-
+        services = _services()
         with dbqueue.urgent():  # overdue deadlines: the sweeper's reads jump the queue too
             for wakeup in await database_sync_to_async(services.due_wakeups)():
                 await self.fire(*wakeup)

@@ -2,7 +2,7 @@
 
 Tables change only through ``games.services``; these views turn its ``Refused``
 messages into form errors or flash messages.  Who may open a private table is
-decided by :func:`can_open`, shared with the REST API.
+decided by ``games.access.can_open``, shared with the REST API and the table socket.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Any, cast
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.contrib.sessions.backends.base import SessionBase
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -22,31 +21,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import join_limits, overload, rules, services
+from games.access import can_open, remember_room_code, state_for_reader
 from games.engine.variants import all_variants, get_variant
 from games.forms import JoinForm, LobbyFilterForm, TableForm, variant_or_default
 from games.models import Table
-from games.spectating import state_for_reader
 
-ROOM_CODES_SESSION_KEY = "caishen_room_codes"  # room codes this browser has entered
 LISTED_STATUSES = (Table.WAITING, Table.PLAYING)
-
-
-# ----------------------------------------------------------------------- access rules
-def remember_room_code(session: SessionBase, table: Table) -> None:
-    codes = list(session.get(ROOM_CODES_SESSION_KEY, []))
-    if table.room_code not in codes:
-        codes.append(table.room_code)
-        session[ROOM_CODES_SESSION_KEY] = codes[-50:]
-
-
-def can_open(user: Any, session: SessionBase | None, table: Table) -> bool:
-    """A public table is open to all; a private one to its owner, its players and holders of its code."""
-    if not table.is_private:
-        return True
-    signed_in = user is not None and user.is_authenticated
-    if signed_in and (table.owner_id == user.pk or table.seats.filter(user=user).exists()):
-        return True
-    return session is not None and table.room_code in session.get(ROOM_CODES_SESSION_KEY, [])
 
 
 def table_for(request: HttpRequest, pk: int) -> Table:

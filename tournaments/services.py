@@ -228,7 +228,7 @@ def duplicate_hand_disclosed(hand: Hand) -> bool | None:
     secrets (seed, revealed hands, replay) until every table of the round has finished its own
     hand *k* — they are all dealt from the same seed.  A table whose match is over or aborted
     will not play it any more.  Hands are played in order and ``hands_played`` counts the
-    finished ones (``_Step.finish``), so one query answers for the whole round.  Not a duplicate
+    finished ones (``HandStep.finish``), so one query answers for the whole round.  Not a duplicate
     round (or no round at all): True, no objection."""
     pending = Table.objects.filter(
         tournament_table__round__tables__table_id=hand.table_id,

@@ -407,7 +407,7 @@ def _bench_rule_sets(rep: Report, hands: int) -> None:
     """Bot hands per second and the cost of ``evaluate_win`` (every claim window and turn asks it)
     for each registered rule set; the 300 hands/s target is the simulator's, on D0."""
     from games.engine.bots import GreedyBot
-    from games.engine.simulate import hand_seed, play_hand
+    from games.engine.simulate import bot_rng, hand_seed, play_hand
     from games.engine.variants import all_variants
 
     for variant in all_variants():
@@ -424,7 +424,12 @@ def _bench_rule_sets(rep: Report, hands: int) -> None:
         try:
             t0 = time.perf_counter()
             for i in range(hands):
-                play_hand(variant, hand_seed(f"bench-{variant.key}", i), [GreedyBot()] * 4, keep_events=False)
+                seed = hand_seed(f"bench-{variant.key}", i)
+                # The hands this figure has always been measured on (no claim protection's empty
+                # windows, one random stream a hand), so that it compares across versions.
+                play_hand(
+                    variant, seed, [GreedyBot()] * 4, keep_events=False, rng=bot_rng(seed), open_empty_windows=False
+                )
             elapsed = time.perf_counter() - t0
         finally:
             del variant.evaluate_win  # back to the class's method

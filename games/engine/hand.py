@@ -124,6 +124,7 @@ class Hand:
         extra: dict[str, Any] | None = None,
         seed: str | None = None,
         seed_hash: str | None = None,
+        open_empty_windows: bool = False,
     ) -> None:
         self.variant = variant
         self.options = options
@@ -141,10 +142,14 @@ class Hand:
         self.claims_made = False  # any chow / pung / kong so far (地和 needs none)
         self.kongs_made = 0
         self.result: Result | None = None
-        self.seq = 0  # actions applied; the platform stores it with every snapshot
-        # Open a claim window after every discard even when nobody can claim
-        # (the scenario runner needs it to judge listed claims; live play skips them).
-        self.open_empty_windows = False
+        # Actions applied.  Not ``seq``: that is the platform's count of saved steps, and one
+        # step applies several actions (a discard, the answers to it, the bots' turns).
+        self.ply = 0
+        # Claim protection: open a claim window after every discard even when nobody can claim,
+        # so that the pause after a discard tells nobody whether someone could (the platform and
+        # the simulator play so; the scenario runner needs it to judge listed claims).  Saved in
+        # the snapshot.  Off: a discard nobody can claim goes straight to the next draw.
+        self.open_empty_windows = open_empty_windows
 
     # ------------------------------------------------------------------ queries
     @property
@@ -455,7 +460,7 @@ class Hand:
 
     def apply_trusted(self, action: Action) -> list[Event]:
         """Apply an action already known to be legal (replays)."""
-        self.seq += 1
+        self.ply += 1
         events: list[Event] = []
         prompt = self.variant.prompt(self)
         if prompt is not None and action.seat in prompt:
@@ -771,12 +776,16 @@ class Hand:
             "claims_made": self.claims_made,
             "kongs_made": self.kongs_made,
             "result": self.result.to_json() if self.result else None,
-            "seq": self.seq,
+            "ply": self.ply,
+            "open_empty_windows": self.open_empty_windows,
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Hand:
+        """The hand a :meth:`to_json` snapshot saved (older ones too: :func:`current_snapshot`)."""
         from games.engine.variants import get_variant
+
+        d = current_snapshot(d)
 
         h = cls(
             variant=get_variant(d["variant"]),
@@ -787,6 +796,7 @@ class Hand:
             extra=dict(d["extra"]),
             seed=d["seed"],
             seed_hash=d["seed_hash"],
+            open_empty_windows=d["open_empty_windows"],
         )
         h.turn = d["turn"]
         h.phase = d["phase"]
@@ -795,8 +805,21 @@ class Hand:
         h.claims_made = d["claims_made"]
         h.kongs_made = d["kongs_made"]
         h.result = Result.from_json(d["result"]) if d["result"] else None
-        h.seq = d["seq"]
+        h.ply = d["ply"]
         return h
+
+
+def current_snapshot(d: dict[str, Any]) -> dict[str, Any]:
+    """A :meth:`Hand.to_json` snapshot in today's keys.  One saved before ``ply`` and
+    ``open_empty_windows`` were (the platform's hands in progress, the starting points of its
+    replays) named the ply ``seq``, and was always played with claim protection on."""
+    if "ply" in d and "open_empty_windows" in d:
+        return d
+    out = dict(d)
+    if "ply" not in out:
+        out["ply"] = out.pop("seq")
+    out.setdefault("open_empty_windows", True)
+    return out
 
 
 # Which fields each shared verb carries: (tile, tiles).  Variant verbs check their own.
@@ -830,4 +853,4 @@ def _malformed(action: Action) -> Refusal | None:
     return None
 
 
-__all__ = ["Hand", "ClaimWindow", "WinContext", "PLAY", "CLAIM", "ENDED", "SEATS", "next_seat"]
+__all__ = ["Hand", "ClaimWindow", "WinContext", "PLAY", "CLAIM", "ENDED", "SEATS", "current_snapshot", "next_seat"]

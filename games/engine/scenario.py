@@ -20,6 +20,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine.driver import turn
 from games.engine.hand import CLAIM, ENDED, HAND_OVER, Hand
 from games.engine.options import OptionsError
 from games.engine.refusals import refuse
@@ -62,8 +63,9 @@ class MalformedScenario(ValueError):
     """The scenario file itself is wrong (not an action the rules refuse)."""
 
 
-def build_hand(sc: Mapping[str, Any]) -> Hand:
-    """The rigged hand a scenario describes, before any action."""
+def build_hand(sc: Mapping[str, Any], *, open_empty_windows: bool = False) -> Hand:
+    """The rigged hand a scenario describes, before any action (``open_empty_windows``: claim
+    protection, see :class:`~games.engine.hand.Hand`)."""
     if not isinstance(sc, Mapping):
         raise MalformedScenario("a scenario is a JSON object")
     unknown = set(sc) - TOP_KEYS
@@ -83,7 +85,15 @@ def build_hand(sc: Mapping[str, Any]) -> Hand:
         flipped = parse_tile(_text(sc["flipped"], "flipped")) if sc.get("flipped") is not None else None
         head = parse_tiles(_text(sc.get("wall", ""), "wall"))
         tail = parse_tiles(_text(sc.get("tail", ""), "tail"))
-        return variant.rigged_hand(hands, flipped, head, tail, sc.get("options") or {}, sc.get("context") or {})
+        return variant.rigged_hand(
+            hands,
+            flipped,
+            head,
+            tail,
+            sc.get("options") or {},
+            sc.get("context") or {},
+            open_empty_windows=open_empty_windows,
+        )
     except (TileNotationError, ScenarioError, OptionsError) as exc:
         raise MalformedScenario(str(exc)) from None
 
@@ -119,8 +129,8 @@ def close_window(hand: Hand) -> None:
 
 def close_prompt(hand: Hand) -> None:
     """Every seat a variant prompt (漳州 抢金, 抢暗杠) still asks passes: its default is no."""
-    while hand.phase != ENDED and (prompt := hand.variant.prompt(hand)) is not None:
-        hand.apply(Action(next(iter(prompt)), PASS))
+    while asked := turn(hand).asked:
+        hand.apply(Action(next(iter(asked)), PASS))
 
 
 # Verbs every rule set shares; any other verb from a seat a prompt asks is an answer to it.
@@ -129,17 +139,16 @@ _SHARED_VERBS = frozenset({DISCARD, CHOW, PUNG, KONG, WIN, PASS, DRAW})
 
 def answers_prompt(hand: Hand, act: Action) -> bool:
     """Is ``act`` an answer to the variant prompt open now (a pass, or a verb the prompt offers)?"""
-    prompt = hand.variant.prompt(hand)
-    if prompt is None or act.seat not in prompt:
+    asked = turn(hand).asked
+    if act.seat not in asked:
         return False
-    return act.kind == PASS or act.kind not in _SHARED_VERBS or any(a.kind == act.kind for a in prompt[act.seat])
+    return act.kind == PASS or act.kind not in _SHARED_VERBS or any(a.kind == act.kind for a in asked[act.seat])
 
 
 def run(sc: Mapping[str, Any]) -> dict[str, Any]:
-    hand = build_hand(sc)
     # Claims listed after a discard must be judged even when nobody could claim,
-    # so every discard opens a window here (the live table skips empty ones).
-    hand.open_empty_windows = True
+    # so every discard opens a window here (as at the live table: claim protection).
+    hand = build_hand(sc, open_empty_windows=True)
     raw_actions = sc.get("actions", [])
     if not isinstance(raw_actions, list):
         raise MalformedScenario("'actions' must be a list")
@@ -168,7 +177,7 @@ def play_one(hand: Hand, act: Action) -> None:
     """Apply one scenario action with the implicit passes and draws around it."""
     if _ended(hand, act):
         return
-    if hand.variant.prompt(hand) is not None:
+    if turn(hand).asked:
         if answers_prompt(hand, act):
             hand.apply(act)
             return
@@ -192,7 +201,7 @@ def play_one(hand: Hand, act: Action) -> None:
         close_window(hand)  # anything else closes the window: unnamed seats pass
         if _ended(hand, act):
             return
-        if hand.variant.prompt(hand) is not None and not answers_prompt(hand, act):
+        if turn(hand).asked and not answers_prompt(hand, act):
             close_prompt(hand)  # the next draw waited for a prompt (漳州 抢暗杠): the seat asked passes
             if _ended(hand, act):
                 return
@@ -248,19 +257,21 @@ def _physical_chow(hand: Hand, act: Action) -> Action:
 
 
 def autoplay(hand: Hand) -> None:
-    """Every seat takes its timeout default until the hand ends."""
+    """Every seat takes its timeout default until the hand ends: the seats a prompt asks first,
+    then those of an open window, then the player whose turn it is."""
     for _ in range(AUTOPLAY_LIMIT):
-        if hand.phase == ENDED:
+        t = turn(hand)
+        if t.ended:
             return
-        if hand.variant.prompt(hand) is not None:
-            close_prompt(hand)
-            continue
-        if hand.phase == CLAIM:
-            close_window(hand)
-            continue
-        act = hand.timeout_action(hand.turn)
+        if t.asked:
+            seat = next(iter(t.asked))
+        elif t.in_window and hand.window is not None:
+            seat = hand.window.waiting_on()[0]  # in turn order from the discarder, as close_window
+        else:
+            seat = hand.turn
+        act = t.default(seat)
         if act is None:
-            raise RuntimeError(f"seat {seat_name(hand.turn)} has no default action")
+            raise RuntimeError(f"seat {seat_name(seat)} has no default action")
         hand.apply(act)
     raise RuntimeError("autoplay did not finish the hand")
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from games.engine import shapes
 from games.engine.bots import BOTS, Bot, make_bot
+from games.engine.driver import decision_rng, turn
 from games.engine.hand import Hand
 from games.engine.state import Action, Event, Result
 from games.engine.variants import get_variant
@@ -96,21 +97,26 @@ def play_hand(
     options: Mapping[str, Any] | None = None,
     rng: random.Random | None = None,
     keep_events: bool = True,
+    open_empty_windows: bool = True,
 ) -> PlayedHand:
     """Deal the hand ``seed`` gives and let ``bots`` (one per seat) play it to the end.
 
-    ``trusted`` applies the bots' choices with ``apply_trusted`` instead of the
-    validating ``apply``; both must give the same history.
+    It is played as the live table plays it with four bots, action for action: claim protection
+    on (``open_empty_windows``: a window after every discard), driven by
+    :func:`games.engine.driver.turn` — the rules' forced action first, else the first seat that
+    owes a decision, each bot deciding with :func:`~games.engine.driver.decision_rng` (unless
+    ``rng`` is given: one stream for the whole hand).  A seat whose only choice is a pass is not
+    asked.  ``trusted`` applies the choices with ``apply_trusted`` instead of the validating
+    ``apply``; both must give the same history.
     """
-    hand = variant.new_hand(options, None, seed)
-    rng = rng if rng is not None else bot_rng(seed)
+    hand = variant.new_hand(options, None, seed, open_empty_windows=open_empty_windows)
     actions: list[Action] = []
     events: list[Event] = []
     apply = hand.apply_trusted if trusted else hand.apply
     while not hand.ended:
         if len(actions) >= MAX_ACTIONS:
             raise RuntimeError(f"hand {seed} did not end within {MAX_ACTIONS} actions")
-        for action in decide(hand, bots, rng):
+        for action in next_actions(hand, bots, rng):
             evs = apply(action)
             actions.append(action)
             if keep_events:
@@ -120,6 +126,29 @@ def play_hand(
     if sum(result.deltas) != 0:  # not an assert: it must hold under python -O too
         raise AssertionError(f"hand {seed}: deltas {result.deltas} do not sum to zero")
     return PlayedHand(hand, actions, events)
+
+
+def next_actions(hand: Hand, bots: Sequence[Bot], rng: random.Random | None = None) -> list[Action]:
+    """What the live table would apply next with ``bots`` in every seat, in order: the rules'
+    forced action; or the passes of the seats with nothing to claim ahead of the first seat with
+    a choice (one look at the hand for all of them: a pass changes nobody else's options); or
+    that seat's decision."""
+    t = turn(hand)
+    if t.forced is not None:
+        return [t.forced]
+    if not t.legal:
+        raise RuntimeError(f"hand not ended but nobody can act (phase {hand.phase}, turn {hand.turn})")
+    out: list[Action] = []
+    for seat, legal in t.legal.items():
+        if len(legal) > 1:
+            if not out:  # decide only on the hand as it is now: its ply keys the bot's randomness
+                chooser = rng if rng is not None else decision_rng(hand, seat)
+                out.append(bots[seat].choose(hand, seat, chooser, legal))
+            break
+        out.append(legal[0])  # nothing to decide (a pass with nothing to claim): no bot is asked
+        if not t.in_window:
+            break  # outside a window one action changes the turn
+    return out
 
 
 def outcome_of(result: Result) -> str:

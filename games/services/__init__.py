@@ -10,31 +10,27 @@ One module per concern; callers use this package (``from games import services``
 * ``settlement`` — booking finished hands into wallets, idempotently, and the sweeper's marks;
 * ``holds`` — each match's stake held in the wallets from its start to its end;
 * ``presence`` — sockets coming and going, 托管 after disconnects, walking out (逃跑);
-* ``reads`` — snapshots for sockets;
+* ``reads`` — snapshots for sockets, and the seats as they are (no lock);
+* ``locks`` — the row locks of every writer, and the one order they are taken in;
+* ``wakes`` — what a timer's wake-up does (a hand's deadline, the ready countdown), and the
+  sweeper's list of deadlines due;
 * ``common`` — the refusal, settings, the table-changed signal.
 
 Modules call each other through their module (``match.start_match(...)``), so a test replaces a
-function where it lives (``monkeypatch.setattr(services.match, "start_match", ...)``).
+function where it lives (``monkeypatch.setattr(services.match, "start_match", ...)``).  Only
+public names cross between modules, and only public names are exported here.  The package
+imports no timer and no task: GamesConfig.ready hands the timers and the settlement queue what
+they call (games/apps.py).
 """
 
 from __future__ import annotations
 
-from games.services import holds, lobby, match, play, presence, reads, settlement
+from games.services import holds, lobby, locks, match, play, presence, reads, settlement, wakes
 from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token, setting
 from games.services.holds import StakeNotCovered
 from games.services.lobby import add_bots, create_table, min_balance, set_ready, sit, stand
 from games.services.match import SEED_PROVIDERS, begin_hand, choose, provided_seed, start_hand, start_match
-from games.services.play import (
-    STEP_FIELDS,
-    _decoded,
-    _engine,
-    _locked_hand,
-    _Step,
-    due_wakeups,
-    submit,
-    wake,
-    wakeups_between,
-)
+from games.services.play import STEP_FIELDS, HandStep, decoded_engine, submit
 from games.services.presence import leave_match, set_connected
 from games.services.reads import current_hand, current_seq, state_for
 from games.services.settlement import (
@@ -44,6 +40,7 @@ from games.services.settlement import (
     settle_hand,
     unsettled_hands,
 )
+from games.services.wakes import due_wakeups, wake, wakeups_between
 
 __all__ = [
     "AUTO_AFTER_DISCONNECTS",
@@ -51,11 +48,8 @@ __all__ = [
     "SEED_PROVIDERS",
     "STEP_FIELDS",
     "Refused",
+    "HandStep",
     "StakeNotCovered",
-    "_Step",
-    "_decoded",
-    "_engine",
-    "_locked_hand",
     "add_bots",
     "begin_hand",
     "choose",
@@ -63,11 +57,13 @@ __all__ = [
     "current_hand",
     "current_seq",
     "deadline_token",
+    "decoded_engine",
     "due_wakeups",
     "holds",
     "last_sweep",
     "leave_match",
     "lobby",
+    "locks",
     "match",
     "min_balance",
     "play",
@@ -90,4 +86,5 @@ __all__ = [
     "unsettled_hands",
     "wake",
     "wakeups_between",
+    "wakes",
 ]

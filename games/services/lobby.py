@@ -14,7 +14,7 @@ from games import overload, timers
 from games.engine.options import OptionsError
 from games.engine.variants import get_variant
 from games.models import Seat, Table
-from games.services import holds, match, presence
+from games.services import holds, locks, match, presence
 from games.services.common import (
     Refused,
     announce_table_change,
@@ -71,19 +71,12 @@ def min_balance(table: Table) -> int:
     return holds.required(table)
 
 
-def _locked_table(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise Refused("no such table", "no_such_table") from None
-
-
 def sit(table_id: int, user: User, position: int | None = None) -> Seat:
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locks.lock_table(table_id)
         if table.status != Table.WAITING:
             raise Refused("the match has started; you can watch", "match_started_watch")
-        seats = list(table.seats.select_for_update())
+        seats = locks.lock_seats(table)
         if any(s.user_id == user.pk for s in seats):
             raise Refused("you already sit at this table", "already_seated")
         wallet = Wallet.objects.get(user=user)
@@ -108,7 +101,7 @@ def sit(table_id: int, user: User, position: int | None = None) -> Seat:
 
 def stand(table_id: int, user: User) -> None:
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locks.lock_table(table_id)
         seat = table.seats.filter(user=user).first()
         if seat is None:
             raise Refused("you do not sit at this table", "not_seated")
@@ -132,12 +125,12 @@ def vacate(seat: Seat) -> None:
 def add_bots(table_id: int, user: User) -> int:
     """The owner fills every empty seat with a ready bot; returns how many."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locks.lock_table(table_id)
         if table.owner_id != user.pk:
             raise Refused("only the table's owner may add bots", "owner_only")
         if table.status != Table.WAITING:
             raise Refused("the match has started", "match_started")
-        empty = [s for s in table.seats.select_for_update() if not s.occupied]
+        empty = [s for s in locks.lock_seats(table) if not s.occupied]
         for s in empty:
             s.is_bot, s.ready = True, True
             s.save()
@@ -155,7 +148,7 @@ def set_ready(table_id: int, user: User, ready: bool = True) -> None:
     waits; when that seat is the caller's, the refusal comes back to the caller.
     """
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locks.lock_table(table_id)
         if table.status != Table.WAITING:
             raise Refused("the match has started", "match_started")
         seat = table.seats.filter(user=user).first()

@@ -16,7 +16,7 @@ from games.engine.variants import get_variant
 from games.engine.variants.base import PreHandQuestion
 from games.engine.wall import new_seed
 from games.models import Hand, HandStart, Seat, Table
-from games.services import holds, lobby, play
+from games.services import holds, locks, play, reads
 from games.services.common import (
     Refused,
     announce_table_change,
@@ -67,22 +67,22 @@ def begin_hand(table: Table) -> Hand | None:
     if not questions:
         return start_hand(table)
     table.pre_hand = {"questions": [q.to_json() for q in questions], "index": 0, "answers": {}}
-    return _advance_pre_hand(table)
+    return advance_pre_hand(table)
 
 
-def _current_question(table: Table) -> PreHandQuestion | None:
+def current_question(table: Table) -> PreHandQuestion | None:
     ph = table.pre_hand
     if not ph:
         return None
     return PreHandQuestion.from_json(ph["questions"][ph["index"]])
 
 
-def _advance_pre_hand(table: Table, now: datetime | None = None) -> Hand | None:
+def advance_pre_hand(table: Table, now: datetime | None = None) -> Hand | None:
     """Bots and 托管 seats answer at once; complete questions fold into the context; then deal."""
     rules = get_variant(table.variant)
     seats = list(table.seats.all())
     now = now or timezone.now()
-    while (question := _current_question(table)) is not None:
+    while (question := current_question(table)) is not None:
         ph = table.pre_hand
         assert ph is not None
         chairs = {wind: (wind + table.dealer_position) % 4 for wind in question.seats}
@@ -110,8 +110,8 @@ def _advance_pre_hand(table: Table, now: datetime | None = None) -> Hand | None:
 def choose(table_id: int, user: User, key: Any, value: Any) -> None:
     """A player's answer to the open pre-hand question."""
     with transaction.atomic():
-        table = lobby._locked_table(table_id)
-        question = _current_question(table)
+        table = locks.lock_table(table_id)
+        question = current_question(table)
         if table.status != Table.PLAYING or question is None:
             raise Refused("there is no question to answer now", "no_question")
         if key != question.key:
@@ -140,7 +140,7 @@ def choose(table_id: int, user: User, key: Any, value: Any) -> None:
         if seat.auto_play or seat.timeouts:
             seat.auto_play, seat.timeouts = False, 0
             seat.save(update_fields=["auto_play", "timeouts"])
-        _advance_pre_hand(table)
+        advance_pre_hand(table)
 
 
 def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
@@ -151,10 +151,11 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
         table.seats.filter(left=True, is_bot=False).update(is_bot=True, auto_play=False)
     seed = provided_seed(table, table.hands_played + 1) or new_seed()
     if engine is None:
-        engine = rules.new_hand(table.options, table.context, seed=seed)
+        engine = rules.new_hand(table.options, table.context, seed=seed, open_empty_windows=True)
     else:
         seed = engine.seed or ""
-    engine.open_empty_windows = True  # claim protection: see _Step.advance
+        # The table plays with claim protection (HandStep.advance), a prepared hand included.
+        engine.open_empty_windows = True
     row = Hand.objects.create(
         table=table,
         number=table.hands_played + 1,
@@ -164,7 +165,7 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
         snapshot=engine.to_json(),
     )
     HandStart.objects.create(hand=row, snapshot=row.snapshot)  # a replay's starting point
-    step = play._Step(row, engine, play.table_seats(table, lock=False))  # (as before: the deal locks no seat)
+    step = play.HandStep(row, engine, reads.table_seats(table))  # (as before: the deal locks no seat)
     step.advance()
     step.save()
     announce_table_change(table)

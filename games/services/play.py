@@ -9,7 +9,6 @@ never owns state: a stale or early wake-up changes nothing.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,24 +17,31 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import fanout, overload, timers
+from games import fanout, timers
+from games.engine import (
+    CLAIM,
+    PASS,
+    Action,
+    IllegalAction,
+    TileNotationError,
+    Turn,
+    claim_taken,
+    decision_rng,
+    get_variant,
+    idle_passes,
+    turn,
+)
+from games.engine import Hand as EngineHand
 from games.engine.bots import GreedyBot
-from games.engine.hand import CLAIM, ENDED, ClaimWindow
-from games.engine.hand import Hand as EngineHand
 from games.engine.refusals import refuse
-from games.engine.state import PASS, Action, IllegalAction
-from games.engine.tiles import TileNotationError
-from games.engine.variants import get_variant
 from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, Seat, Table
 from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.protocol import parse_action, render_state
-from games.services import lobby, match, settlement
+from games.services import locks, settlement
 from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
     Refused,
-    announce_table_change,
-    deadline_token,
     log,
     setting,
 )
@@ -55,26 +61,25 @@ STEP_FIELDS = [
     "finished_at",
 ]
 
-# The step's queries, compiled once (games.prepared: compiling them on every step cost more than
-# running them).  Hand and its table are locked together, as select_for_update() with
-# select_related() does; the snapshot column is read only when the engine cache misses.
-_HAND_LOCKED = PreparedSelect(
-    lambda pk: Hand.objects.select_for_update().select_related("table").defer("snapshot").filter(pk=pk)
-)
-_SEATS_LOCKED = PreparedSelect(lambda table_id: Seat.objects.select_for_update().filter(table_id=table_id))
-_SEATS = PreparedSelect(lambda table_id: Seat.objects.filter(table_id=table_id))
+# The step's own queries, compiled once (games.prepared: compiling them on every step cost more
+# than running them); its locks are taken by games.services.locks.
 _SNAPSHOT = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk).only("snapshot"))
 _SAVE_STEP = PreparedUpdate(Hand, STEP_FIELDS)
 _LOG_EVENTS = PreparedInsert(HandEvent)
 _LOG_ACTIONS = PreparedInsert(HandAction)
-# _Step.save writes the log rows as tuples in this order: a new field must be added there too.
+# HandStep.save writes the log rows as tuples in this order: a new field must be added there too.
 assert _LOG_EVENTS.field_names == ["hand_id", "seq", "index", "kind", "event", "created_at"]
 assert _LOG_ACTIONS.field_names == ["hand_id", "seq", "index", "action", "event_count", "created_at"]
 
 
 @dataclass
-class _Step:
-    """One command's work on a locked hand: engine changes collected, saved once."""
+class HandStep:
+    """One command's work on a locked hand: engine changes collected, saved once.
+
+    Who must act next comes from the engine's driver (:func:`games.engine.turn`), as in the
+    simulator, the replays and the scenario runner; this class adds the table's side: which
+    seats are people, the clock, and claim protection.
+    """
 
     row: Hand
     engine: EngineHand
@@ -91,13 +96,14 @@ class _Step:
         s = self.seat_at(engine_seat)
         return s.is_bot or s.auto_play or s.left
 
+    def turn(self) -> Turn:
+        """Who owes a decision now, and what the rules force (the engine's driver)."""
+        return turn(self.engine)
+
     def pending(self) -> list[int]:
         """Engine seats that owe a decision now: whoever has a legal action (claim windows,
         the player whose turn it is, and any question a rule set puts, such as 漳州's 抢金)."""
-        e = self.engine
-        if e.phase == ENDED:
-            return []
-        return [s for s in range(4) if e.legal_actions(s)]
+        return self.turn().owed
 
     def apply(self, action: Action) -> None:
         events = self.engine.apply(action)
@@ -109,11 +115,7 @@ class _Step:
     def has_claim(self, engine_seat: int) -> bool:
         """Does this seat hold a real choice (more than a pass): a claim in the open window,
         or an option in a rule set's prompt (漳州 抢金, 抢暗杠)?"""
-        prompt = self.engine.variant.prompt(self.engine)
-        if prompt is not None and prompt.get(engine_seat):
-            return True
-        window = self.engine.window
-        return window is not None and bool(window.options.get(engine_seat))
+        return self.turn().has_claim(engine_seat)
 
     # -- claim protection (docs/protocol.md, "Claim protection") ------------------------------
     def protected_window(self) -> bool:
@@ -121,13 +123,13 @@ class _Step:
         private until it closes?  So when two or more people sit at the table (who is a bot or on
         托管 is public, so this tells nobody anything); a lone person has nobody at the table to
         hide a claim from, and gets the quicker pace."""
-        w = self.engine.window
-        if self.engine.phase != CLAIM or w is None or setting("CAISHEN_CLAIM_PROTECTION", "uniform") != "uniform":
+        if self.engine.phase != CLAIM or setting("CAISHEN_CLAIM_PROTECTION", "uniform") != "uniform":
             return False
-        if self.engine.variant.prompt(self.engine) is not None:
+        t = self.turn()  # (a window's turn is cheap: read off the window)
+        if t.asked:
             return False  # a rule set's question (漳州 抢金) is answered first, as before
         people = [s for s in range(4) if not self.automatic(s)]
-        return len(people) >= 2 and any(s in w.options for s in people)
+        return len(people) >= 2 and any(s in t.window_seats for s in people)
 
     def record_answer(self, action: Action) -> bool:
         """Keep a person's answer to the protected window off the engine (and off every other
@@ -148,19 +150,8 @@ class _Step:
         passing; a seat with a claim that has not answered leaves it open.  A window that would
         close with no claim waits for its deadline instead: closing early would tell everyone
         that whoever could claim has passed."""
-        w = self.engine.window
-        assert w is not None
-        responses = dict(w.responses)
-        for s in w.waiting_on():
-            recorded = (self.row.window_answers or {}).get(str(s))
-            if recorded is not None:
-                responses[s] = Action.from_json(recorded)
-            elif self.has_claim(s):
-                return False
-            else:
-                responses[s] = Action(s, PASS)
-        trial = ClaimWindow(kind=w.kind, seat=w.seat, tile=w.tile, options=w.options, responses=responses)
-        return self.engine.variant.pick_claim(self.engine, trial) is not None
+        kept = {int(s): Action.from_json(a) for s, a in (self.row.window_answers or {}).items()}
+        return claim_taken(self.engine, kept) is not None
 
     def apply_recorded(self, pass_the_rest: bool = False) -> None:
         """Apply the protected window's recorded answers (in seat order: the rule set's claim
@@ -169,29 +160,26 @@ class _Step:
         answers = self.row.window_answers or {}
         self.row.window_answers = {}
         for key in sorted(answers, key=int):
-            w = self.engine.window
-            if self.engine.phase == CLAIM and w is not None and int(key) in w.waiting_on():
+            t = self.turn()
+            if t.in_window and not t.asked and int(key) in t.legal:  # still waited on in the window
                 self.apply(Action.from_json(answers[key]))
-        w = self.engine.window
-        if pass_the_rest and self.engine.phase == CLAIM and w is not None:
-            for s in w.waiting_on():
-                if self.engine.phase == CLAIM and not self.has_claim(s):
-                    self.apply(Action(s, PASS))
+        if pass_the_rest:
+            for action in idle_passes(self.engine):
+                self.apply(action)
 
     def bot_action(self, engine_seat: int) -> Action:
-        rng = random.Random(f"{self.row.seed}:{self.engine.seq}:{engine_seat}")
-        return GreedyBot().choose(self.engine, engine_seat, rng)
+        return GreedyBot().choose(self.engine, engine_seat, decision_rng(self.engine, engine_seat))
 
     def advance(self) -> None:
         """Let the rules, bots and 托管 seats act until a person must decide (or a pause is due)."""
         bot_delay = float(setting("CAISHEN_BOT_DELAY", 0.8))
         for _ in range(1000):
-            pending = self.pending()
+            t = self.turn()
+            pending = t.owed
             if not pending:
                 break
-            forced = [a for s in pending if (a := self.engine.variant.forced_action(self.engine, s)) is not None]
-            if forced:
-                self.apply(forced[0])
+            if t.forced is not None:
+                self.apply(t.forced)
                 continue
             people = [s for s in pending if not self.automatic(s)]
             if people:
@@ -228,7 +216,7 @@ class _Step:
                 self.row.deadline_at = self.now + timedelta(seconds=bot_delay)
                 return
             self.apply(self.bot_action(pending[0]))
-        if self.engine.phase == ENDED:
+        if self.engine.ended:
             self.finish()
 
     def finish(self) -> None:
@@ -241,7 +229,7 @@ class _Step:
         row.result = result.to_json()
         if setting("CAISHEN_SETTLEMENT", "inline") == "celery":
             hand_id = row.pk
-            transaction.on_commit(lambda: settlement._queue_settlement(hand_id), robust=True)
+            transaction.on_commit(lambda: settlement.queue_settlement(hand_id), robust=True)
         else:
             row.deltas = settlement.settle_hand(row, result, self.seats)
             row.settled = True
@@ -286,48 +274,28 @@ class _Step:
             )
 
 
-def _locked_hand(hand_id: int) -> Hand:
-    """The hand's row, locked; the snapshot column is read only when the engine cache misses."""
-    found = _HAND_LOCKED(hand_id)
-    if not found:
-        raise Refused("no such hand", "no_such_hand")
-    return found[0]
-
-
-def table_seats(table: Table, lock: bool = True) -> list[Seat]:
-    """The table's four seats in chair order, locked unless ``lock`` is false, with a compiled
-    query: every step and every socket snapshot reads them (names come from games.names, not
-    from a join here)."""
-    seats = (_SEATS_LOCKED if lock else _SEATS)(table.pk)
-    for seat in seats:
-        Seat.table.field.set_cached_value(seat, table)  # as table.seats.all() would
-    return seats
-
-
-def _engine(row: Hand) -> EngineHand:
-    """The engine at ``row.seq``: from this process's cache when it holds that very seq, else
-    decoded from the row.  The cache entry is taken out here and put back only after a commit
-    (``_Step.save``), so a step that fails part-way cannot leave a half-applied engine behind,
-    and a step applied by another process (a new seq) is never mistaken for this one."""
+def engine_for_step(row: Hand) -> EngineHand:
+    """The engine at ``row.seq``, for a step to change: from this process's cache when it holds
+    that very seq, else decoded from the row.  The cache entry is taken out here and put back
+    only after a commit (``HandStep.save``), so a step that fails part-way cannot leave a
+    half-applied engine behind, and a step applied by another process (a new seq) is never
+    mistaken for this one."""
     engine = ENGINES.take(row.pk, row.seq, row.seed)
     if engine is None:
         snapshot = row.snapshot if "snapshot" in row.__dict__ else _snapshot_of(row.pk)
-        engine = EngineHand.from_json(snapshot)
-        engine.open_empty_windows = True  # claim protection: see _Step.advance
+        engine = EngineHand.from_json(snapshot)  # claim protection comes with the snapshot
     return engine
 
 
-def _decoded(row: Hand) -> EngineHand:
+def decoded_engine(row: Hand) -> EngineHand:
     """The engine for reading only (snapshots, the escape rule): decoded, the cache untouched."""
-    engine = EngineHand.from_json(row.snapshot)
-    engine.open_empty_windows = True
-    return engine
+    return EngineHand.from_json(row.snapshot)
 
 
-def _for_reading(row: Hand) -> EngineHand:
+def engine_for_reading(row: Hand) -> EngineHand:
     """The engine at ``row.seq`` for rendering only: this process's cached one if it holds that
     seq (no decoding; see EngineCache.peek), else decoded from the row."""
-    return ENGINES.peek(row.pk, row.seq, row.seed) or _decoded(row)
+    return ENGINES.peek(row.pk, row.seq, row.seed) or decoded_engine(row)
 
 
 def _snapshot_of(hand_id: int) -> dict[str, Any]:
@@ -342,7 +310,7 @@ def _snapshot_of(hand_id: int) -> dict[str, Any]:
 def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
     """A player's command on the hand at ``seq``.  Returns the new seq; raises Refused."""
     with transaction.atomic():
-        row = _locked_hand(hand_id)
+        row = locks.lock_hand(hand_id)
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise Refused("a command must carry the seq it answers", "command_needs_seq")
         if seq != row.seq:
@@ -353,19 +321,19 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
             )
         if row.status != Hand.PLAYING:
             raise Refused("the hand is over", "hand_over")
-        seats = table_seats(row.table)
+        seats = locks.lock_seats(row.table)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Refused("you do not sit at this table", "not_seated")
         if seat.left:
             raise Refused("you left this match: 托管 plays your seat to its end", "left_match")
-        engine = _engine(row)
+        engine = engine_for_step(row)
         engine_seat = row.engine_seat(seat.position)
         try:
             action = parse_action(command, engine_seat)
         except (ValueError, TileNotationError) as exc:
             raise Refused(f"malformed command: {exc}", "malformed_command", {"detail": str(exc)}) from None
-        step = _Step(row, engine, seats)
+        step = HandStep(row, engine, seats)
         window = engine.window
         # An answer to a protected claim window is kept, not applied (claim protection).
         kept = step.protected_window() and window is not None and engine_seat in window.waiting_on()
@@ -417,7 +385,7 @@ def _forget_timeouts(seat: Seat) -> None:
         seat.save(update_fields=fields)
 
 
-def _keep_answer(step: _Step, seat: Seat) -> None:
+def _keep_answer(step: HandStep, seat: Seat) -> None:
     """A protected window's answer is kept, not applied: only the answering seat hears of it
     (its own snapshot, buttons gone); the row's seq, the clock and every other frame stay as
     they were, so nobody else can tell that anyone answered."""
@@ -432,105 +400,31 @@ def _keep_answer(step: _Step, seat: Seat) -> None:
     log.info("window answer kept", extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": seq})
 
 
-def wake(kind: str, obj_id: int, token: int) -> bool:
-    """A timer asks.  Returns whether anything changed (stale or early wake-ups change nothing)."""
-    if kind == "table":
-        return _wake_table(obj_id, token)
-    with transaction.atomic():
-        try:
-            row = _locked_hand(obj_id)
-        except Refused:
-            return False
-        now = timezone.now()
-        if row.seq != token or row.deadline_at is None or now < row.deadline_at:
-            return False
-        table = row.table
-        if row.status == Hand.FINISHED:
-            row.deadline_at = None
-            row.save(update_fields=["deadline_at"])
-            table = Table.objects.select_for_update().get(pk=table.pk)
-            if (
-                table.status == Table.PLAYING
-                and table.pre_hand is None
-                and not table.hands.filter(number=row.number + 1).exists()
-            ):
-                match.begin_hand(table)
-            return True
-        seats = table_seats(table)
-        step = _Step(row, _engine(row), seats, now=now)
-        step.apply_recorded()  # a protected window's answers, kept until its deadline
-        for engine_seat in step.pending():
-            if step.engine.phase == ENDED:
-                break
-            if step.automatic(engine_seat):
-                step.apply(step.bot_action(engine_seat))
-                continue
-            default = step.engine.timeout_action(engine_seat)
-            if default is None:
-                continue
-            counts_as_timeout = step.engine.phase != CLAIM or step.has_claim(engine_seat)
-            step.apply(default)
-            if not counts_as_timeout:
-                continue  # the uniform pass of a seat with nothing to claim
-            seat = step.seat_at(engine_seat)
-            seat.timeouts += 1
-            if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
-                seat.auto_play = True
-            seat.save(update_fields=["timeouts", "auto_play"])
-        step.advance()
-        step.save()
-        return True
-
-
-def _wake_table(table_id: int, token: int) -> bool:
-    with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
-        if table is None or table.ready_deadline is None:
-            return False
-        now = timezone.now()
-        if deadline_token(table.ready_deadline) != token or now < table.ready_deadline:
-            return False
-        question = match._current_question(table)
-        if table.status == Table.PLAYING and question is not None and table.pre_hand is not None:
-            # Whoever did not answer in time takes the default answer.
-            for wind in question.seats:
-                table.pre_hand["answers"].setdefault(str((wind + table.dealer_position) % 4), question.default)
-            match._advance_pre_hand(table, now)
-            return True
-        if table.status != Table.WAITING:
-            return False
-        if overload.take_refused_start(table.pk) or overload.MONITOR.overloaded:
-            # The fourth seat tried to ready up and was refused (the process takes no new match
-            # while saturated), or may have: unseating it for that would punish the refusal —
-            # also when the load has fallen since.  The countdown starts again instead.
-            table.ready_deadline = now + timedelta(seconds=setting("CAISHEN_READY_SECONDS", 30))
-            table.save(update_fields=["ready_deadline"])
-            timers.schedule_on_commit("table", table.pk, deadline_token(table.ready_deadline), table.ready_deadline)
-            return True
-        for seat in table.seats.select_for_update().filter(user__isnull=False, ready=False):
-            lobby.vacate(seat)
-        table.ready_deadline = None
-        table.save(update_fields=["ready_deadline"])
-        announce_table_change(table)
-        return True
-
-
-def due_wakeups(now: datetime | None = None) -> list[tuple[str, int, int]]:
-    """Every deadline that has passed: the sweeper's safety net for lost timers."""
-    now = now or timezone.now()
-    hands = Hand.objects.filter(deadline_at__lte=now).values_list("pk", "seq")
-    waiting = Table.objects.filter(ready_deadline__lte=now).values_list("pk", "ready_deadline")
-    tables = [(pk, at) for pk, at in waiting if at is not None]
-    return [("hand", pk, seq) for pk, seq in hands] + [("table", pk, deadline_token(at)) for pk, at in tables]
-
-
-def wakeups_between(start: datetime, end: datetime) -> list[tuple[str, int, int, datetime]]:
-    """The deadlines in (start, end], with when each is due: what the celery sweeper arms ahead
-    (games.timers.arm_upcoming)."""
-    hands = Hand.objects.filter(deadline_at__gt=start, deadline_at__lte=end).values_list("pk", "seq", "deadline_at")
-    waiting = Table.objects.filter(ready_deadline__gt=start, ready_deadline__lte=end).values_list(
-        "pk", "ready_deadline"
-    )
-    return [("hand", pk, seq, at) for pk, seq, at in hands if at is not None] + [
-        ("table", pk, deadline_token(at), at) for pk, at in waiting if at is not None
-    ]
+def timed_out(row: Hand, now: datetime) -> None:
+    """The running hand's deadline has passed (``row`` locked by the caller, as
+    games.services.wakes does): the answers a protected window kept are applied, bots answer,
+    and every person still owing a decision takes its default (a timeout; two in a row put the
+    seat on 托管), then play goes on until a person must decide."""
+    seats = locks.lock_seats(row.table)
+    step = HandStep(row, engine_for_step(row), seats, now=now)
+    step.apply_recorded()  # a protected window's answers, kept until its deadline
+    for engine_seat in step.pending():
+        if step.engine.ended:
+            break
+        if step.automatic(engine_seat):
+            step.apply(step.bot_action(engine_seat))
+            continue
+        default = step.turn().default(engine_seat)
+        if default is None:
+            continue
+        counts_as_timeout = step.engine.phase != CLAIM or step.has_claim(engine_seat)
+        step.apply(default)
+        if not counts_as_timeout:
+            continue  # the uniform pass of a seat with nothing to claim
+        seat = step.seat_at(engine_seat)
+        seat.timeouts += 1
+        if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
+            seat.auto_play = True
+        seat.save(update_fields=["timeouts", "auto_play"])
+    step.advance()
+    step.save()

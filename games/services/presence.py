@@ -9,9 +9,10 @@ from accounts.models import Wallet
 from accounts.services import settle, system_wallet
 from games.engine.variants import get_variant
 from games.models import Hand, Seat, Table
-from games.services import holds, play, reads
+from games.services import holds, locks, play, reads
 from games.services.common import (
     AUTO_AFTER_DISCONNECTS,
+    Refused,
     announce_table_change,
 )
 
@@ -25,13 +26,14 @@ def set_connected(table_id: int, user: User, connected: bool, position: int | No
     the user stood up from was reset then (lobby.stand), and its next occupant's count is theirs.
     """
     with transaction.atomic():
-        # The table first, then the seat: the order every step takes (hand and table, then the
-        # seats).  Locking the seat first deadlocked against a timer's step on PostgreSQL.
-        Table.objects.select_for_update().filter(pk=table_id).first()
-        found = Seat.objects.select_for_update().filter(table_id=table_id, user=user)
-        if position is not None:
-            found = found.filter(position=position)
-        seat = found.select_related("table").first()
+        # The table first, then the seat (games.services.locks): locking the seat first
+        # deadlocked against a timer's step on PostgreSQL.
+        try:
+            table = locks.lock_table(table_id)
+        except Refused:
+            return
+        only = {"user": user} if position is None else {"user": user, "position": position}
+        seat = next(iter(locks.lock_seats(table, **only)), None)
         if seat is None:
             return
         seat.connections = seat.connections + 1 if connected else max(0, seat.connections - 1)
@@ -69,7 +71,7 @@ def _escape_penalty(table: Table, seat: Seat, bases: int) -> None:
     wallet = Wallet.objects.get(user_id=seat.user_id)
     row = reads.current_hand(table)
     if row is not None and row.status == Hand.PLAYING:
-        engine = play._decoded(row)
+        engine = play.decoded_engine(row)
         points = [0, 0, 0, 0]
         for item in get_variant(table.variant).escape_settlement(engine):
             for wind, delta in item.payments.items():

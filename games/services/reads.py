@@ -20,6 +20,19 @@ _LATEST_HAND = PreparedSelect(
 )
 
 
+_SEATS = PreparedSelect(lambda table_id: Seat.objects.filter(table_id=table_id))
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's four seats in chair order, unlocked (a writer locks them: games.services.locks),
+    with a compiled query: every socket snapshot reads them (names come from games.names, not
+    from a join here)."""
+    seats = _SEATS(table.pk)
+    for seat in seats:
+        Seat.table.field.set_cached_value(seat, table)  # as table.seats.all() would
+    return seats
+
+
 def table_row(table_id: int) -> Table | None:
     """The table's row (a socket's snapshot reads it on every table change: compiled once)."""
     found = _TABLE(table_id)
@@ -58,14 +71,14 @@ def state_for(table: Table, user: User | None) -> dict[str, Any]:
     """The full snapshot a client gets on connect or resync: the private view of the chair the
     user holds now, or the undelayed public view (callers that serve watchers use
     games.spectating instead)."""
-    seats = play.table_seats(table, lock=False)  # names: games.names, not a join
+    seats = table_seats(table)  # names: games.names, not a join
     return render_for(table, seats, held_position(seats, user))
 
 
 def render_for(table: Table, seats: list[Seat], position: int | None) -> dict[str, Any]:
     """The full snapshot for the reader at chair ``position`` (None: the undelayed public view)."""
     row = current_hand(table)
-    engine = play._for_reading(row) if row is not None else None
+    engine = play.engine_for_reading(row) if row is not None else None
     return render_state(table, seats, row, engine, position)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.core.cache import cache
@@ -13,7 +14,7 @@ from accounts.services import settle, split_movement, system_wallet
 from games.engine.state import Result
 from games.engine.variants import get_variant
 from games.models import Hand, Seat
-from games.services import holds, play
+from games.services import holds, locks
 from games.services.common import (
     announce_table_change,
 )
@@ -84,16 +85,31 @@ def _release_stakes(row: Hand, seats: list[Seat]) -> None:
         holds.release(table, gone)
 
 
-def _queue_settlement(hand_id: int) -> None:
-    from games.tasks import settle_task
+class _Connections:
+    # Queue a finished hand's settlement for the scaled mode's worker (games.tasks), handed in
+    # at start-up: the tasks import the services, so the services do not import them.
+    settle_later: Callable[[int], None] | None = None
 
-    settle_task.delay(hand_id)
+
+_CONNECTED = _Connections()
+
+
+def connect(settle_later: Callable[[int], None]) -> None:
+    """Hand this module the queueing of settlements (GamesConfig.ready does, once per process)."""
+    _CONNECTED.settle_later = settle_later
+
+
+def queue_settlement(hand_id: int) -> None:
+    """Queue the settlement of a finished hand (``CAISHEN_SETTLEMENT=celery``)."""
+    if _CONNECTED.settle_later is None:
+        raise RuntimeError("games.services.settlement is not connected: GamesConfig.ready connects it")
+    _CONNECTED.settle_later(hand_id)
 
 
 def settle_finished_hand(hand_id: int) -> bool:
     """Settle a finished hand that is not settled yet (the scaled mode's Celery task).  Idempotent."""
     with transaction.atomic():
-        row = play._locked_hand(hand_id)
+        row = locks.lock_hand(hand_id)
         if row.status != Hand.FINISHED or row.settled or row.result is None:
             return False
         row.deltas = settle_hand(row, Result.from_json(row.result), list(row.table.seats.all()))

@@ -182,8 +182,8 @@ def test_rob_gold_and_three_golds_do_not_depend_on_the_order_of_the_answers(
     order = data.draw(st.permutations(sorted(asked)))
     hand = _rob_gold_outcome(hands, answers, list(order))
     in_seat_order = _rob_gold_outcome(hands, answers, sorted(asked))
-    seqless = [{k: v for k, v in h.to_json().items() if k != "seq"} for h in (hand, in_seat_order)]
-    assert seqless[0] == seqless[1]  # the same hand, however many answers it needed
+    plyless = [{k: v for k, v in h.to_json().items() if k != "ply"} for h in (hand, in_seat_order)]
+    assert plyless[0] == plyless[1]  # the same hand, however many answers it needed
     said = [a for a in answers.values() if a.kind != PASS]
     if not said:
         assert not hand.ended and get_variant(V).prompt(hand) is None and hand.result is None

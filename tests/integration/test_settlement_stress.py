@@ -135,7 +135,7 @@ for h in range(HANDS):
     hand = services.start_match(table)  # a real, seeded deal
     d = points()
     result = Result("win" if any(d) else "draw", winner=d.index(max(d)) if any(d) else None, deltas=d)
-    # The hand ends as _Step.finish leaves it under CAISHEN_SETTLEMENT=celery: finished, not settled
+    # The hand ends as HandStep.finish leaves it under CAISHEN_SETTLEMENT=celery: finished, not settled
     # (settle_finished_hand, the Celery task's body, settles it below).
     Hand.objects.filter(pk=hand.pk).update(
         status=Hand.FINISHED, result=result.to_json(), deadline_at=None, finished_at=timezone.now()

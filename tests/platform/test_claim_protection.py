@@ -68,7 +68,7 @@ def rigged_table(people: int) -> tuple[Table, Hand, list[Any]]:
 
 def discards_by_claims(hand: Hand) -> tuple[list[str], list[str]]:
     """East's legal discards that give some other seat a real claim, and those that give none."""
-    engine = services._decoded(hand)
+    engine = services.decoded_engine(hand)
     claimable, quiet = [], []
     for action in engine.legal_actions(0):
         if action.kind != DISCARD:
@@ -106,7 +106,7 @@ def test_an_answer_is_kept_private_until_the_window_closes_at_its_deadline(unifo
     claimable, _ = discards_by_claims(hand)
     services.submit(hand.pk, users[0], {"do": "discard", "tile": claimable[0]}, hand.seq)
     row = Hand.objects.get(pk=hand.pk)
-    engine = services._decoded(row)
+    engine = services.decoded_engine(row)
     assert engine.window is not None
     claimant = next(s for s, acts in engine.window.options.items() if acts)
     chair = row.position_of(claimant)
@@ -127,7 +127,7 @@ def test_an_answer_is_kept_private_until_the_window_closes_at_its_deadline(unifo
     assert services.wake("hand", row.pk, row.seq)
     closed = Hand.objects.get(pk=row.pk)
     assert closed.seq == row.seq + 1 and closed.window_answers == {}
-    assert services._decoded(closed).window is None
+    assert services.decoded_engine(closed).window is None
     seat = table.seats.get(position=chair)
     assert seat.timeouts == 0  # it answered: no timeout counted
 
@@ -137,7 +137,7 @@ def test_a_claim_takes_the_tile_at_once_when_no_other_claimant_is_deciding(unifo
     table, hand, users = rigged_table(4)
     claimable, _ = discards_by_claims(hand)
     for tile in claimable:
-        engine = services._decoded(hand)
+        engine = services.decoded_engine(hand)
         trial = EngineHand.from_json(engine.to_json())
         trial.open_empty_windows = True
         trial.apply(next(a for a in engine.legal_actions(0) if a.kind == DISCARD and a.to_json()["tile"] == tile))
@@ -149,7 +149,7 @@ def test_a_claim_takes_the_tile_at_once_when_no_other_claimant_is_deciding(unifo
         pytest.skip("no discard with a single claimant in this deal")
     services.submit(hand.pk, users[0], {"do": "discard", "tile": tile}, hand.seq)
     row = Hand.objects.get(pk=hand.pk)
-    engine = services._decoded(row)
+    engine = services.decoded_engine(row)
     assert engine.window is not None
     claimant = claimants[0]
     claim = next(a for a in engine.window.options[claimant] if a.kind != PASS)
@@ -157,7 +157,7 @@ def test_a_claim_takes_the_tile_at_once_when_no_other_claimant_is_deciding(unifo
     services.submit(row.pk, users[row.position_of(claimant)], command, row.seq)
     taken = Hand.objects.get(pk=row.pk)
     assert taken.seq == row.seq + 1  # public at once, before the deadline
-    assert services._decoded(taken).window is None
+    assert services.decoded_engine(taken).window is None
     assert taken.window_answers == {}
 
 
@@ -167,7 +167,7 @@ def test_a_lone_person_among_bots_keeps_the_quick_pace(uniform: Any) -> None:
     clock, sent = uniform
     table, hand, users = rigged_table(1)
     row = Hand.objects.get(pk=hand.pk)
-    engine = services._decoded(row)
+    engine = services.decoded_engine(row)
     assert engine.turn == 0  # East (the person) to discard
     tile = next(a for a in engine.legal_actions(0) if a.kind == DISCARD).to_json()["tile"]
     services.submit(row.pk, users[0], {"do": "discard", "tile": tile}, row.seq)

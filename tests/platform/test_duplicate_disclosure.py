@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from games import disclosure, spectating
+from games import access, disclosure, spectating
 from games import services as games
 from games.engine.hand import Hand as EngineHand
 from games.engine.tiles import format_tiles, parse_tiles
@@ -251,7 +251,7 @@ def test_a_hand_finished_at_one_table_stays_withheld_until_every_table_has_finis
         assert hand["withheld"] == disclosure.WITHHELD
         assert secrets.leaks(json.dumps(state)) == []
     # A player of table 1 keeps the hand-end result with every hand revealed — but not the seed.
-    own = spectating.state_for_reader(ev.t1, ev.at_t1[1])["hand"]
+    own = access.state_for_reader(ev.t1, ev.at_t1[1])["hand"]
     assert own["view"]["revealed"] and own["view"]["result"]
     assert own["seed"] is None and own["view"]["seed"] is None and own["withheld"] == disclosure.WITHHELD
     assert secrets.leaks(json.dumps(own), t1_player=True) == []

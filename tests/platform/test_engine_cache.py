@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 def one_step(hand: Hand, users: list[Any]) -> int:
     """One step by a person: a discard by the seat on turn, else a pass on an open claim."""
-    engine = services._decoded(hand)
+    engine = services.decoded_engine(hand)
     for wanted in ("discard", "pass"):
         for position, user in enumerate(users):
             for action in engine.legal_actions(hand.engine_seat(position)):
@@ -59,7 +59,7 @@ def test_a_step_applied_elsewhere_is_not_answered_from_the_cache() -> None:
     # Another process applies W's pung: the row moves to seq + 1 without this process's cache.
     stale = EngineHand.from_json(hand.snapshot)
     ENGINES.put(hand.pk, seq, hand.seed, stale)
-    other = services._decoded(hand)
+    other = services.decoded_engine(hand)
     from games.engine.state import Action
 
     other.apply(Action(hand.engine_seat(2), "pung"))
@@ -74,7 +74,7 @@ def test_a_step_applied_elsewhere_is_not_answered_from_the_cache() -> None:
 
 def test_an_entry_comes_back_only_after_commit() -> None:
     table, hand, users = started_rigged("er")
-    engine = services._decoded(hand)
+    engine = services.decoded_engine(hand)
     ENGINES.put(hand.pk, hand.seq, hand.seed, engine)
     try:
         with transaction.atomic():
@@ -91,7 +91,7 @@ def test_an_entry_comes_back_only_after_commit() -> None:
 def test_entries_match_seq_and_seed_and_the_cache_is_bounded() -> None:
     cache = EngineCache(size=2)
     table, hand, users = started_rigged("eb")
-    engine = services._decoded(hand)
+    engine = services.decoded_engine(hand)
     cache.put(1, 5, "seed-a", engine)
     assert cache.take(1, 5, "seed-b") is None  # an id reused by another hand (other seed)
     cache.put(1, 5, "seed-a", engine)
@@ -124,7 +124,7 @@ def test_a_snapshot_from_the_cache_equals_one_decoded_from_the_row() -> None:
         cached = services.state_for(table, user)
         ENGINES.clear()
         decoded = services.state_for(table, user)
-        ENGINES.put(hand.pk, hand.seq, hand.seed, services._decoded(hand))
+        ENGINES.put(hand.pk, hand.seq, hand.seed, services.decoded_engine(hand))
         for state in (cached, decoded):
             state["hand"].pop("deadline_in_ms")  # a clock reading
         assert cached == decoded

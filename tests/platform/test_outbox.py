@@ -113,7 +113,7 @@ def test_the_public_frame_is_rendered_only_when_someone_watches() -> None:
 
     table, hand, users = started_rigged("pf")
     seats = list(table.seats.all())
-    engine = services._decoded(hand)
+    engine = services.decoded_engine(hand)
     groups = set(fanout.hand_frames(hand, engine, seats, []).texts)
     assert groups == {fanout.seat_group(table.pk, p) for p in range(4)}
     spectating.watcher_joined(table.pk)
@@ -136,7 +136,7 @@ def test_every_frame_is_its_readers_snapshot_with_the_steps_seq_and_events() -> 
     table, hand, users = started_rigged("fr")
     spectating.watcher_joined(table.pk)
     seats = list(table.seats.all())
-    engine = services._decoded(hand)
+    engine = services.decoded_engine(hand)
     events = engine.apply(Action(0, DISCARD, tile=parse_tile("6s")))  # East's discard opens a window
     events += engine.apply(Action(2, "pass"))  # (private answers stay with their seat)
     frames = fanout.hand_frames(hand, engine, seats, events).texts  # no base kept: whole frames

@@ -339,7 +339,7 @@ def act_somehow(table: Table, user: Any) -> None:
     position = next((p for p, u in holders(table).items() if u == user.pk), None)
     if position is None:
         return
-    engine = services._decoded(hand)
+    engine = services.decoded_engine(hand)
     legal = engine.legal_actions(hand.engine_seat(position))
     if legal:
         services.submit(hand.pk, user, {k: v for k, v in legal[0].to_json().items() if k != "seat"}, hand.seq)

@@ -18,10 +18,10 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.core.cache import cache
 from django.utils import timezone
 
-from games import services, spectating
+from games import access, services, spectating
+from games.access import ROOM_CODES_SESSION_KEY
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
-from games.views import ROOM_CODES_SESSION_KEY
 from tests.platform.live_helpers import rigged
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -209,10 +209,10 @@ def test_the_watcher_count_never_goes_negative() -> None:
 
 def test_state_for_reader_gives_seated_players_their_view_and_others_the_delayed_one(players: list[Any]) -> None:
     table, hand = playing_table(players)
-    mine = spectating.state_for_reader(table, players[0])
+    mine = access.state_for_reader(table, players[0])
     assert mine["you"] == 0 and mine["hand"]["seq"] == hand.seq and "watchers" in mine["table"]
     outsider = get_user_model().objects.create_user("outsider", password="pw-123456")
-    watched = spectating.state_for_reader(table, outsider)
+    watched = access.state_for_reader(table, outsider)
     assert watched["you"] is None and watched["table"]["spectator_delay"] == DELAY
     assert watched["hand"] is None  # the hand began less than the delay ago
 

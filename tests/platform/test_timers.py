@@ -119,7 +119,7 @@ def test_the_sweeper_settles_a_hand_whose_settlement_task_was_lost(settings: Any
 
     settings.CAISHEN_SETTLEMENT = "celery"
     lost: list[int] = []
-    monkeypatch.setattr(services.settlement, "_queue_settlement", lost.append)  # the broker loses the task
+    monkeypatch.setattr(services.settlement, "queue_settlement", lost.append)  # the broker loses the task
     table, owner = started_table()
     _play_out(table)
     hand = Hand.objects.get(table=table)

@@ -104,9 +104,12 @@ class Variant:
         options: Mapping[str, Any] | None = None,
         context: Mapping[str, Any] | None = None,
         seed: str | None = None,
+        *,
+        open_empty_windows: bool = False,
     ) -> Hand:
         """A real hand: shuffle by seed, roll, break (:meth:`break_wall`), deal (:meth:`deal`),
-        then the variant's set-up (:meth:`after_deal`)."""
+        then the variant's set-up (:meth:`after_deal`).  ``open_empty_windows``: claim
+        protection (:class:`~games.engine.hand.Hand`)."""
         from games.engine.hand import Hand
 
         opts = self.validate_options(options)
@@ -117,7 +120,17 @@ class Variant:
         wall = Wall(tiles=tiles)
         players = [Player() for _ in range(4)]
         self.deal(wall, players)
-        hand = Hand(self, opts, ctx, wall, players, extra=extra, seed=seed, seed_hash=seed_commitment(seed))
+        hand = Hand(
+            self,
+            opts,
+            ctx,
+            wall,
+            players,
+            extra=extra,
+            seed=seed,
+            seed_hash=seed_commitment(seed),
+            open_empty_windows=open_empty_windows,
+        )
         self.after_deal(hand)
         return hand
 
@@ -153,6 +166,8 @@ class Variant:
         tail: Sequence[Tile],
         options: Mapping[str, Any] | None = None,
         context: Mapping[str, Any] | None = None,
+        *,
+        open_empty_windows: bool = False,
     ) -> Hand:
         """A hand dealt as given (the scenario runner's), unlisted tiles filled deterministically."""
         from games.engine.hand import Hand
@@ -179,7 +194,7 @@ class Variant:
         total = len(pool) - sum(sizes)
         wall = self.rig_wall(total, flipped, head, tail, filler)
         players = [Player(hand=list(h)) for h in hands]
-        hand = Hand(self, opts, ctx, wall, players)
+        hand = Hand(self, opts, ctx, wall, players, open_empty_windows=open_empty_windows)
         self.after_rig(hand, flipped)
         return hand
 

@@ -1,0 +1,65 @@
+"""The live side's row locks: every writer takes its rows through these helpers, in one order.
+
+There are two kinds of write, and one helper opens each:
+
+* a step of a hand (a command, a timer's wake-up, the settlement of a finished hand):
+  :func:`lock_hand` locks the hand's row together with its table's row, in one query;
+* a write to a table and its seats when no hand step is involved (the lobby, the pre-hand
+  questions, sockets coming and going, the ready countdown): :func:`lock_table`.
+
+Either may go on to lock the table's seats (:func:`lock_seats`), and the stake's wallets last.
+
+Lock order.  Every transaction takes its locks in this order and never goes back up it, so two
+writers can only wait for each other in a line, never in a circle (a PostgreSQL deadlock):
+
+1. the hand's row (with its table's, in the same query), when the write is a hand step;
+2. the table's row (already held after 1: taking it again is free);
+3. the table's seats, in chair order;
+4. wallets, in primary-key order (``accounts.services``).
+
+A hand step and a table write meet at the table's row, which both take before any seat: locking
+a seat first deadlocked against a timer's step once (``presence.set_connected``).  Reads take no
+lock (``games.services.reads``).  The queries run inside the caller's ``transaction.atomic()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import Hand, Seat, Table
+from games.prepared import PreparedSelect
+from games.services.common import Refused
+
+# Compiled once (games.prepared: compiling them on every step cost more than running them).  The
+# hand and its table are locked together, as select_for_update() with select_related() does; the
+# snapshot column is read only when the engine cache misses (games.services.play).
+_HAND_LOCKED = PreparedSelect(
+    lambda pk: Hand.objects.select_for_update().select_related("table").defer("snapshot").filter(pk=pk)
+)
+_SEATS_LOCKED = PreparedSelect(lambda table_id: Seat.objects.select_for_update().filter(table_id=table_id))
+
+
+def lock_hand(hand_id: int) -> Hand:
+    """A hand step's locks (order: 1 and 2): the hand's row and its table's (``row.table``).
+    Raises ``Refused`` if there is no such hand."""
+    found = _HAND_LOCKED(hand_id)
+    if not found:
+        raise Refused("no such hand", "no_such_hand")
+    return found[0]
+
+
+def lock_table(table_id: int) -> Table:
+    """A table write's lock (order: 2): the table's row.  Raises ``Refused`` if there is none."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise Refused("no such table", "no_such_table") from None
+
+
+def lock_seats(table: Table, **only: Any) -> list[Seat]:
+    """The table's seats, locked, in chair order (order: 3, after the table's row); ``only``
+    filters them (``user=...``, ``ready=False``).  Each seat's ``table`` is ``table``."""
+    seats = _SEATS_LOCKED(table.pk) if not only else list(Seat.objects.select_for_update().filter(table=table, **only))
+    for seat in seats:
+        Seat.table.field.set_cached_value(seat, table)  # as table.seats.all() would
+    return seats

@@ -1,0 +1,117 @@
+"""The engine's front door and its driver: who owes a decision, what is forced, the defaults,
+claim protection in the snapshot, and the ``ply`` counter (old snapshots still load)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import games.engine as engine
+from games.engine import PASS, Action, Hand, all_variants, get_variant, idle_passes, new_hand, rigged_hand, turn
+from games.engine.bots import make_bot
+from games.engine.simulate import hand_seed, next_actions, play_hand
+
+VARIANTS = [v.key for v in all_variants()]
+
+
+def walk(variant: str, seed: str, protection: bool) -> list[Hand]:
+    """Every state a random-bot hand passes through (copies, so each stays as it was)."""
+    hand = new_hand(variant, seed=seed, open_empty_windows=protection)
+    bots = [make_bot("random") for _ in range(4)]
+    rng = random.Random(seed)
+    states = [Hand.from_json(hand.to_json())]
+    while not hand.ended:
+        for action in next_actions(hand, bots, rng):
+            hand.apply(action)
+        states.append(Hand.from_json(hand.to_json()))
+    return states
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("protection", [False, True])
+def test_the_turn_agrees_with_the_hand_everywhere(variant: str, protection: bool) -> None:
+    for i in range(3):
+        for hand in walk(variant, hand_seed(f"driver-{protection}", i), protection):
+            t = turn(hand)
+            legal = {s: acts for s in range(4) if (acts := hand.legal_actions(s))}
+            assert dict(t.legal) == legal and t.owed == sorted(legal)
+            forced = [a for s in legal if (a := hand.variant.forced_action(hand, s)) is not None]
+            assert t.forced == (forced[0] if forced else None)
+            for seat in range(4):
+                assert t.default(seat) == hand.timeout_action(seat)
+            prompt = hand.variant.prompt(hand) or {}
+            assert dict(t.asked) == prompt
+            window = hand.window
+            options = window.options if window is not None else {}
+            for seat in range(4):
+                assert t.has_claim(seat) == bool(prompt.get(seat) or options.get(seat))
+            if window is not None and not prompt:
+                assert t.idle == [s for s in window.waiting_on() if not options[s]]
+                assert all(t.legal[s] == [Action(s, PASS)] for s in t.idle)
+            else:
+                assert t.idle == []
+            assert t.ended == hand.ended and (t.owed == []) == hand.ended
+
+
+def test_idle_passes_close_a_window_nobody_can_claim() -> None:
+    for hand in walk("zhejiang_caishen", "idle", True):
+        t = turn(hand)
+        if t.in_window and not t.claimants:
+            for action in idle_passes(hand):
+                hand.apply(action)
+            assert not turn(hand).in_window
+            return
+    raise AssertionError("no empty window met")
+
+
+def test_claim_protection_is_saved_in_the_snapshot() -> None:
+    for flag in (False, True):
+        hand = new_hand("zhejiang_caishen", seed="snap", open_empty_windows=flag)
+        saved = json.loads(json.dumps(hand.to_json()))
+        assert saved["open_empty_windows"] is flag and Hand.from_json(saved).open_empty_windows is flag
+    dealt = new_hand("zhejiang_caishen", seed="deal")
+    hands = [list(p.hand) for p in dealt.players]
+    rigged = rigged_hand("zhejiang_caishen", hands, flipped=dealt.wall.face_up_tiles()[0], open_empty_windows=True)
+    assert rigged.open_empty_windows and Hand.from_json(rigged.to_json()).open_empty_windows
+    assert not rigged_hand("zhejiang_caishen", hands, flipped=dealt.wall.face_up_tiles()[0]).open_empty_windows
+
+
+def test_a_snapshot_saved_before_ply_still_loads() -> None:
+    """Stored hands and replays name the counter ``seq`` and carry no claim protection flag: the
+    platform always played with it on."""
+    hand = new_hand("zhejiang_caishen", seed="old", open_empty_windows=True)
+    for _ in range(7):
+        hand.apply(next_actions(hand, [make_bot("greedy")] * 4)[0])
+    old = hand.to_json()
+    old["seq"] = old.pop("ply")
+    del old["open_empty_windows"]
+    loaded = Hand.from_json(old)
+    assert loaded.ply == hand.ply == 7 and loaded.open_empty_windows
+    assert loaded.to_json() == hand.to_json()
+    assert "seq" not in loaded.to_json()
+
+
+def test_the_simulator_plays_with_claim_protection_as_the_live_table() -> None:
+    played = play_hand(get_variant("zhejiang_caishen"), "sim", [make_bot("greedy") for _ in range(4)])
+    assert played.hand.open_empty_windows
+    passes = sum(a.kind == PASS for a in played.actions)
+    discards = sum(e.kind == "discard" for e in played.events)
+    assert passes >= discards  # a window after every discard; most are passed by all three
+    assert played.hand.ply == len(played.actions)
+
+
+def test_the_front_door_exports_the_public_surface() -> None:
+    for name in (
+        "Hand",
+        "Action",
+        "Event",
+        "IllegalAction",
+        "new_hand",
+        "rigged_hand",
+        "turn",
+        "parse_tile",
+        "tile_str",
+    ):
+        assert name in engine.__all__ and hasattr(engine, name)
