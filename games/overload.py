@@ -186,7 +186,17 @@ class SaturationMonitor:
         return self.serving() and t.cpu > 0 and self.cpu >= BUSY_SHARE * t.cpu
 
     def serving(self) -> bool:
-        return self._task is not None and not self._task.done()
+        """Is the probe alive: bound, its task running on a loop that is not closed, and heard
+        from within ``STALE_S``?  (A test's event loop that bound it and went away leaves the
+        task pending forever; the last state must not outlive the measuring.)"""
+        if self._task is None or self._task.done() or self._loop is None or self._loop.is_closed():
+            return False
+        return self._last is None or self.clock() - self._last <= STALE_S
+
+    def refusing(self) -> bool:
+        """Does the process refuse new work now: overloaded, as measured by a live probe (or set
+        by hand on a monitor that never had one: tests)."""
+        return self.overloaded and (self._loop is None or self.serving())
 
     async def run(self) -> None:
         """Sleep ``probe_s``, note how much later than asked the loop woke us, repeat.  A callback
@@ -211,12 +221,13 @@ class SaturationMonitor:
             "cpu": round(self.cpu, 2),
             "last_lag_ms": round(self.last_lag_ms, 1),
             "last_queue": self.last_depth,
-            "overloaded": self.overloaded,
+            "overloaded": self.refusing(),
             "refused": self.refusals,
             "measured": self.serving(),
         }
 
 
+STALE_S = 60.0  # a probe silent this long is not measuring any more (SaturationMonitor.serving)
 BUSY_SHARE = 0.7  # of the CPU threshold: where the match-start budget applies (refuse_new_work)
 
 
@@ -247,7 +258,7 @@ def refuse_new_work(match_start: bool = False) -> None:
     past its rate the start is refused for a moment although the process is not yet saturated (a
     burst of starts is what the saturation signs see too late).  An idle process, a tournament
     round's tables and the tests never meet the budget."""
-    if MONITOR.overloaded:
+    if MONITOR.refusing():
         MONITOR.refusals += 1  # from several threads: a count for the log and /healthz, not exact
         raise Overloaded(message(), MONITOR.thresholds.retry_after_s)
     if match_start and MONITOR.busy() and not STARTS.take():

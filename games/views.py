@@ -147,7 +147,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "filters": filters,
             "join_form": JoinForm(),
             # Saturated (games/overload.py): said before anyone fills in a form that would be refused.
-            "busy": overload.message() if overload.MONITOR.overloaded else None,
+            "busy": overload.message() if overload.MONITOR.refusing() else None,
         },
     )
 

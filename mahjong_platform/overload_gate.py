@@ -76,7 +76,7 @@ def takes_back(body: bytes) -> bool:
 def refuse_while_overloaded(app: App) -> App:
     async def gate(scope: Scope, receive: Receive, send: Send) -> None:
         what = gated(scope)
-        if what is None or not overload.MONITOR.overloaded:
+        if what is None or not overload.MONITOR.refusing():
             await app(scope, receive, send)
             return
         replay: list[Message] = []

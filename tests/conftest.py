@@ -18,3 +18,15 @@ def _forget_frames() -> Iterator[None]:
     LAST_STATES.clear()
     HISTORY.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _calm_process() -> Iterator[None]:
+    """Each test starts in a process that is not overloaded (games.overload): a socket test's
+    event loop binds the real probe, and a test process runs at a full core, which the CPU sign
+    reads as saturation — a state that would otherwise leak into the next tests."""
+    from games import overload
+
+    overload.MONITOR.overloaded, overload.MONITOR.since = False, None
+    overload.MONITOR.lag_ms = overload.MONITOR.depth = overload.MONITOR.cpu = 0.0
+    yield

@@ -67,7 +67,7 @@ def _wake_table(table_id: int, token: int) -> bool:
             return True
         if table.status != Table.WAITING:
             return False
-        if overload.take_refused_start(table.pk) or overload.MONITOR.overloaded:
+        if overload.take_refused_start(table.pk) or overload.MONITOR.refusing():
             # The fourth seat tried to ready up and was refused (the process takes no new match
             # while saturated), or may have: unseating it for that would punish the refusal —
             # also when the load has fallen since.  The countdown starts again instead.

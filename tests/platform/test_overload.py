@@ -183,6 +183,29 @@ def test_the_budget_applies_only_to_a_busy_process(monkeypatch: pytest.MonkeyPat
     overload.refuse_new_work()  # a new table is not a match start: no budget
 
 
+def test_a_probe_that_stopped_measuring_refuses_nothing() -> None:
+    """Overloaded as last measured, but its loop has closed (or it has been silent for a
+    minute): the state is not the process's any more and nothing is refused."""
+    m = SaturationMonitor(Thresholds(lag_ms=100, depth=0, cpu=0, window_s=0.1, probe_s=0.01, min_on_s=60))
+    loop = asyncio.new_event_loop()
+    try:
+        m.bind(loop)
+
+        def block() -> None:
+            time.sleep(0.3)
+            loop.call_soon(block)
+
+        loop.call_soon(block)
+        loop.run_until_complete(asyncio.sleep(1.5))
+        assert m.overloaded and m.refusing()
+    finally:
+        loop.close()
+    assert m.overloaded and not m.refusing() and not m.serving()
+    hand_set = SaturationMonitor(Thresholds())
+    hand_set.overloaded = True  # never bound (as the tests' own monitors): taken as it is
+    assert hand_set.refusing()
+
+
 def test_thresholds_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "120")
     monkeypatch.setenv("CAISHEN_OVERLOAD_QUEUE", "0")

@@ -55,7 +55,7 @@ def call(
 
 @pytest.fixture
 def overloaded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(overload.MONITOR, "overloaded", True)
+    monkeypatch.setattr(overload.MONITOR, "refusing", lambda: True)
 
 
 def test_everything_passes_while_the_process_has_room() -> None:
