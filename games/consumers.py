@@ -388,6 +388,8 @@ class TableConsumer(DirectDispatchConsumer):
                 await self.send_snapshot("resync")
         elif kind == "choose":
             await self.choose(content)
+        elif kind == "autoplay":
+            await self.autoplay(content)
         else:
             await self.send_json({"type": "error", "reason": f"unknown message type {_quoted(kind)}"})
 
@@ -454,6 +456,19 @@ class TableConsumer(DirectDispatchConsumer):
         except Exception:
             log.exception("choice failed", extra={"table": self.table_id, "seat": self.position})
             await self.send_json({"type": "refused", "reason": "the server could not record the answer: try again"})
+
+    async def autoplay(self, content: dict[str, Any]) -> None:
+        """``{"type": "autoplay", "on": false}``: take the seat off 托管 (or put it on)."""
+        if self.position is None:
+            await self.send_json({"type": "refused", "reason": "spectators cannot use 托管"})
+            return
+        try:
+            await database_sync_to_async(services.set_auto_play)(self.table_id, self.scope["user"], content.get("on"))
+        except services.Refused as exc:
+            await self.send_json({"type": "refused", "reason": str(exc)})
+        except Exception:
+            log.exception("auto-play switch failed", extra={"table": self.table_id, "seat": self.position})
+            await self.send_json({"type": "refused", "reason": "the server could not switch 托管: try again"})
 
     async def ping(self, content: dict[str, Any]) -> None:
         # Every browser pings every 10 s: a seated player's ping reads only the hand's seq (one

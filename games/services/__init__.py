@@ -10,6 +10,7 @@ One module per concern; callers use this package (``from games import services``
 * ``settlement`` — booking finished hands into wallets, idempotently, and the sweeper's marks;
 * ``holds`` — each match's stake held in the wallets from its start to its end;
 * ``presence`` — sockets coming and going, 托管 after disconnects, walking out (逃跑);
+* ``autoplay`` — 托管 by the player's own choice (on, and off again);
 * ``reads`` — snapshots for sockets;
 * ``common`` — the refusal, settings, the table-changed signal.
 
@@ -19,7 +20,8 @@ function where it lives (``monkeypatch.setattr(services.match, "start_match", ..
 
 from __future__ import annotations
 
-from games.services import holds, lobby, match, play, presence, reads, settlement
+from games.services import autoplay, holds, lobby, match, play, presence, reads, settlement
+from games.services.autoplay import set_auto_play
 from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token, setting
 from games.services.holds import StakeNotCovered
 from games.services.lobby import add_bots, create_table, min_balance, set_ready, sit, stand
@@ -57,6 +59,7 @@ __all__ = [
     "_engine",
     "_locked_hand",
     "add_bots",
+    "autoplay",
     "begin_hand",
     "choose",
     "create_table",
@@ -75,6 +78,7 @@ __all__ = [
     "provided_seed",
     "reads",
     "record_sweep",
+    "set_auto_play",
     "set_connected",
     "set_ready",
     "setting",
