@@ -201,6 +201,8 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
         `${t("commit")}: `,
         h("code", {}, hand.seed_hash || ""),
       ),
+      // The hand's replay (牌谱); a duplicate deal still played elsewhere says so on that page.
+      h("p", { class: "he-replay" }, h("a", { id: "mj-replay-link", href: `/hands/${hand.id}/replay/`, target: "_blank", rel: "noopener" }, t("replay_link"))),
       next,
       finished ? h("p", {}, h("a", { class: "btn", href: "/tables/" }, t("back_to_lobby"))) : null,
     ),

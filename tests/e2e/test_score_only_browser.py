@@ -37,6 +37,8 @@ READ_HAND_END = """() => {
         note: document.getElementById("mj-score-only")?.textContent || "",
         wallet_after: Boolean(document.getElementById("mj-wallet-after")),
         plates: [...document.querySelectorAll(".plate .plate-delta")].map((p) => p.textContent.trim()),
+        replay: document.getElementById("mj-replay-link")?.getAttribute("href") || "",
+        hand: Number(dialog.dataset.hand),
     };
 }"""
 NOTE = {"zh-CN": "比分赛", "en-US": "Score only"}
@@ -79,6 +81,7 @@ def test_the_hand_end_and_the_plates_show_the_points(server: str, chromium: Any,
         assert not seen["wallet_after"]  # no wallet moves: no balance line
         assert len(seen["deltas"]) == 4 and sum(seen["deltas"]) == 0, seen
         assert seen["mine"] == seen["my_delta_attr"], seen
+        assert seen["replay"] == f"/hands/{seen['hand']}/replay/", seen  # the replay is one click away
         if seen["winner"] is None:  # a drawn hand scores nothing: play the next one
             expect(dialog).to_be_hidden(timeout=15_000)
             continue
