@@ -105,7 +105,12 @@ class TableConsumer(DirectDispatchConsumer):
         if self.version not in PROTOCOL_VERSIONS:
             await self.accept()
             await self.send_json(
-                {"type": "error", "reason": f"protocol version {self.version} is not spoken here: use v=2"}
+                _refusal(
+                    "error",
+                    f"protocol version {self.version} is not spoken here: use v=2",
+                    "protocol_version",
+                    {"version": self.version},
+                )
             )
             await self.close(code=CLOSE_BAD_VERSION)
             return
@@ -332,25 +337,29 @@ class TableConsumer(DirectDispatchConsumer):
         # A flood is answered with an error and dropped (a token bucket per socket), and an
         # oversized or malformed frame gets an error reply; none may close or crash the table.
         if not self._allow():
-            await self.send_json({"type": "error", "reason": "too many messages: slow down"})
+            await self.send_json(_refusal("error", "too many messages: slow down", "too_many_messages"))
             return
         # The cap is in bytes, as the reason says: in UTF-8 a character takes up to four.
         too_large = text_data is not None and (
             len(text_data) > MAX_FRAME or len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME
         )
         if too_large:
-            await self.send_json({"type": "error", "reason": f"message too large (over {MAX_FRAME} bytes)"})
+            await self.send_json(
+                _refusal(
+                    "error", f"message too large (over {MAX_FRAME} bytes)", "message_too_large", {"limit": MAX_FRAME}
+                )
+            )
             return
         if text_data is None:
-            await self.send_json({"type": "error", "reason": "send JSON text frames"})
+            await self.send_json(_refusal("error", "send JSON text frames", "text_frames_only"))
             return
         try:
             content = await self.decode_json(text_data)
         except JSONLimitError as exc:  # too deep, a number out of range: said, and nothing else
-            await self.send_json({"type": "error", "reason": str(exc)})
+            await self.send_json(_refusal("error", str(exc), "json_limit", {"detail": str(exc)}))
             return
         except ValueError:
-            await self.send_json({"type": "error", "reason": "messages are JSON objects"})
+            await self.send_json(_refusal("error", "messages are JSON objects", "not_a_json_object"))
             return
         await self.receive_json(content)
 
@@ -374,7 +383,7 @@ class TableConsumer(DirectDispatchConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self.send_json({"type": "error", "reason": "messages are JSON objects"})
+            await self.send_json(_refusal("error", "messages are JSON objects", "not_a_json_object"))
             return
         kind = content.get("type")
         if kind == "act":
@@ -391,7 +400,11 @@ class TableConsumer(DirectDispatchConsumer):
         elif kind == "autoplay":
             await self.autoplay(content)
         else:
-            await self.send_json({"type": "error", "reason": f"unknown message type {_quoted(kind)}"})
+            await self.send_json(
+                _refusal(
+                    "error", f"unknown message type {_quoted(kind)}", "unknown_message_type", {"type": _quoted(kind)}
+                )
+            )
 
     async def _catch_up(self, content: dict[str, Any]) -> bool:
         """A v2 ``resync`` naming the hand and seq the client holds: the frames it missed, if
@@ -410,16 +423,16 @@ class TableConsumer(DirectDispatchConsumer):
 
     async def act(self, content: dict[str, Any]) -> None:
         if self.position is None:
-            await self.send_json({"type": "refused", "reason": "spectators cannot act"})
+            await self.send_json(_refusal("refused", "spectators cannot act", "spectator_cannot_act"))
             return
         hand_id, seq = content.get("hand"), content.get("seq")
         if not isinstance(hand_id, int) or isinstance(hand_id, bool):  # (JSON true is no hand id)
-            await self.send_json({"type": "refused", "seq": seq, "reason": "a command names its hand"})
+            await self.send_json(_refusal("refused", "a command names its hand", "command_needs_hand", seq=seq))
             return
         try:
             await database_sync_to_async(services.submit)(hand_id, self.scope["user"], content.get("action"), seq)
         except services.Refused as exc:
-            await self.send_json({"type": "refused", "seq": seq, "reason": str(exc)})
+            await self.send_json(_refusal("refused", str(exc), exc.code, exc.params, seq=seq))
         except Exception:
             # A failure inside the service (the database, the cache) must not crash the socket.
             log.exception("command failed", extra={"table": self.table_id, "hand": hand_id, "seat": self.position})
@@ -440,35 +453,41 @@ class TableConsumer(DirectDispatchConsumer):
             await self.send_json(state)
         else:
             await self.send_json(
-                {"type": "refused", "seq": seq, "reason": "the server could not apply the command: try again"}
+                _refusal(
+                    "refused", "the server could not apply the command: try again", "server_failed_command", seq=seq
+                )
             )
 
     async def choose(self, content: dict[str, Any]) -> None:
         if self.position is None:
-            await self.send_json({"type": "refused", "reason": "spectators cannot choose"})
+            await self.send_json(_refusal("refused", "spectators cannot choose", "spectator_cannot_choose"))
             return
         try:
             await database_sync_to_async(services.choose)(
                 self.table_id, self.scope["user"], content.get("key"), content.get("value")
             )
         except services.Refused as exc:
-            await self.send_json({"type": "refused", "reason": str(exc)})
+            await self.send_json(_refusal("refused", str(exc), exc.code, exc.params))
         except Exception:
             log.exception("choice failed", extra={"table": self.table_id, "seat": self.position})
-            await self.send_json({"type": "refused", "reason": "the server could not record the answer: try again"})
+            await self.send_json(
+                _refusal("refused", "the server could not record the answer: try again", "server_failed_choice")
+            )
 
     async def autoplay(self, content: dict[str, Any]) -> None:
         """``{"type": "autoplay", "on": false}``: take the seat off 托管 (or put it on)."""
         if self.position is None:
-            await self.send_json({"type": "refused", "reason": "spectators cannot use 托管"})
+            await self.send_json(_refusal("refused", "spectators cannot use 托管", "spectator_cannot_autoplay"))
             return
         try:
             await database_sync_to_async(services.set_auto_play)(self.table_id, self.scope["user"], content.get("on"))
         except services.Refused as exc:
-            await self.send_json({"type": "refused", "reason": str(exc)})
+            await self.send_json(_refusal("refused", str(exc), exc.code, exc.params))
         except Exception:
             log.exception("auto-play switch failed", extra={"table": self.table_id, "seat": self.position})
-            await self.send_json({"type": "refused", "reason": "the server could not switch 托管: try again"})
+            await self.send_json(
+                _refusal("refused", "the server could not switch 托管: try again", "server_failed_autoplay")
+            )
 
     async def ping(self, content: dict[str, Any]) -> None:
         # Every browser pings every 10 s: a seated player's ping reads only the hand's seq (one
@@ -716,3 +735,22 @@ def _quoted(value: Any, limit: int = 40) -> str:
     """A client's value in an error reason, cut short: an error must not echo kilobytes back."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_NO_SEQ: Any = object()
+
+
+def _refusal(
+    kind: Literal["refused", "error"],
+    reason: str,
+    code: str,
+    params: dict[str, Any] | None = None,
+    seq: Any = _NO_SEQ,
+) -> dict[str, Any]:
+    """A ``refused`` or ``error`` frame: the English reason, and the code and parameters the
+    table page translates it by (docs/protocol.md lists the codes)."""
+    frame: dict[str, Any] = {"type": kind}
+    if seq is not _NO_SEQ:
+        frame["seq"] = seq
+    frame |= {"reason": reason, "code": code, "params": params or {}}
+    return frame

@@ -38,6 +38,7 @@ import asyncio
 import logging
 import math
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,9 +68,9 @@ class Thresholds:
 
     lag_ms: float = 250.0  # smoothed loop lag that counts as saturated
     depth: float = 100.0  # smoothed database-thread backlog + outbox messages that counts as saturated
-    cpu: float = 0.8  # smoothed share of one core (process CPU time / wall time) that counts as saturated
+    cpu: float = 0.7  # smoothed share of one core (process CPU time / wall time) that counts as saturated
     cpu_recover: float = 0.9  # the CPU sign is calm again below this fraction of ``cpu``
-    window_s: float = 5.0  # the moving averages' time constant
+    window_s: float = 2.0  # the moving averages' time constant
     recover: float = 0.5  # leave the state below this fraction of both thresholds...
     min_on_s: float = 10.0  # ...and not before it has lasted this long
     probe_s: float = 0.1  # how often the probe asks to wake
@@ -178,6 +179,12 @@ class SaturationMonitor:
         self._loop = loop
         self._task = loop.create_task(self.run())
 
+    def busy(self) -> bool:
+        """Measured, and using more than ``BUSY_SHARE`` of the CPU threshold: near enough to
+        saturation that a burst of match starts would cross it before the signs could say so."""
+        t = self.thresholds
+        return self.serving() and t.cpu > 0 and self.cpu >= BUSY_SHARE * t.cpu
+
     def serving(self) -> bool:
         return self._task is not None and not self._task.done()
 
@@ -210,9 +217,14 @@ class SaturationMonitor:
         }
 
 
+BUSY_SHARE = 0.7  # of the CPU threshold: where the match-start budget applies (refuse_new_work)
+
+
 class Overloaded(Refused):
     """A new table or match refused because this process is saturated; ``retry_after``: the
     seconds to wait before trying again (the REST API's Retry-After)."""
+
+    code = "overloaded"
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
@@ -228,12 +240,64 @@ def message() -> str:
     )
 
 
-def refuse_new_work() -> None:
+def refuse_new_work(match_start: bool = False) -> None:
     """Raise ``Overloaded`` if this process is saturated: called where a new table is created or
-    a new match would start, never on a running match's path."""
+    (``match_start``) a new match would start, never on a running match's path.  A match start
+    also takes a token from ``STARTS`` once the process is busy (``SaturationMonitor.busy``):
+    past its rate the start is refused for a moment although the process is not yet saturated (a
+    burst of starts is what the saturation signs see too late).  An idle process, a tournament
+    round's tables and the tests never meet the budget."""
     if MONITOR.overloaded:
         MONITOR.refusals += 1  # from several threads: a count for the log and /healthz, not exact
         raise Overloaded(message(), MONITOR.thresholds.retry_after_s)
+    if match_start and MONITOR.busy() and not STARTS.take():
+        MONITOR.refusals += 1
+        raise Overloaded(message(), max(1, math.ceil(STARTS.wait())))
+
+
+class StartBudget:
+    """A token bucket for match starts: ``rate`` a second, at most ``burst`` at once.
+
+    Starting a match is a burst of work on the process's one database thread — the hand's rows,
+    the deal, every seat's snapshot — some 20-50 ms at load.  When many tables ready up within a
+    second (the saturation state clearing, a tournament's players returning), those bursts queue
+    ahead of every running table's moves: at twice the knee, with the CPU at 62 % of a core, the
+    running tables' p99 was 0.9 s (docs/performance.md, "A busy evening").  Spreading the starts
+    costs a refused player a second or two; ``rate`` 0 switches the budget off."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, max(1.0, burst), clock
+        self.tokens = self.burst
+        self.at = clock()
+        self._lock = threading.Lock()  # the database thread and Django's request threads
+
+    def _refill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self) -> bool:
+        if self.rate <= 0:
+            return True
+        with self._lock:
+            self._refill(self.clock())
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return True
+            return False
+
+    def wait(self) -> float:
+        """Seconds until the next token."""
+        if self.rate <= 0:
+            return 0.0
+        with self._lock:
+            self._refill(self.clock())
+            return max(0.0, (1 - self.tokens) / self.rate)
+
+
+STARTS = StartBudget(
+    rate=max(0.0, _env_float("CAISHEN_MATCH_STARTS_PER_SECOND", 2.0)),
+    burst=max(1.0, _env_float("CAISHEN_MATCH_STARTS_BURST", 4.0)),
+)
 
 
 _REFUSED_START_KEY = "caishen:overload:refused-start:{}"

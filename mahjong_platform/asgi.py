@@ -32,6 +32,7 @@ from games.overload import MONITOR  # noqa: E402
 from games.timers import IN_PROCESS, backend_name, local_upto  # noqa: E402
 from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
 from mahjong_platform.origins import SameOriginValidator  # noqa: E402
+from mahjong_platform.overload_gate import refuse_while_overloaded  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 from mahjong_platform.socket_limits import install as bound_socket_output  # noqa: E402
 
@@ -75,7 +76,9 @@ def bound_to_server_loop(app: Any) -> Any:
 application = bound_to_server_loop(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,
+            # New tables and match starts are refused on the loop while the process is saturated
+            # (mahjong_platform/overload_gate.py): a refusal must not cost the saturated thread.
+            "http": refuse_while_overloaded(django_asgi_app),
             # Not Channels' AllowedHostsOriginValidator: it compares the Origin's host only, so any
             # port or scheme on an allowed host (http://localhost:3000) passed for a signed-in socket.
             "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),

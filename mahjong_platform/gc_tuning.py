@@ -22,7 +22,12 @@ Both are environment settings (docs/operations.md): ``CAISHEN_GC_FREEZE`` (1/0) 
 from __future__ import annotations
 
 import gc
+import logging
 import os
+import time
+from typing import Any
+
+log = logging.getLogger("caishen.gc")
 
 DEFAULT_THRESHOLD = (20_000, 50, 10)
 
@@ -54,3 +59,41 @@ def tune_for_latency() -> None:
         gc.freeze()
     if threshold is not None:
         gc.set_threshold(*threshold)
+    log_long_pauses()
+
+
+class PauseLog:
+    """Log each collection that stops the process longer than ``CAISHEN_GC_LOG_MS`` (a warning
+    with its generation, duration and what it collected), so an operator can tell a latency tail
+    caused by the collector from one caused by load.  Off (no callback) unless the variable is set."""
+
+    def __init__(self, threshold_ms: float) -> None:
+        self.threshold_s = threshold_ms / 1000
+        self.started = 0.0
+        self.longest_ms = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+            return
+        took = time.perf_counter() - self.started
+        self.longest_ms = max(self.longest_ms, 1000 * took)
+        if took >= self.threshold_s:
+            log.warning(
+                "long collection",
+                extra={
+                    "generation": info.get("generation"),
+                    "ms": round(1000 * took, 1),
+                    "collected": info.get("collected"),
+                    "tracked": len(gc.get_objects(info.get("generation", 2))),
+                },
+            )
+
+
+def log_long_pauses() -> PauseLog | None:
+    raw = os.environ.get("CAISHEN_GC_LOG_MS", "").strip()
+    if not raw:
+        return None
+    pauses = PauseLog(float(raw))
+    gc.callbacks.append(pauses)
+    return pauses

@@ -28,10 +28,10 @@ from games.engine import shapes
 from games.engine.hand import CLAIM, ON_DISCARD
 from games.engine.state import CHOW, DISCARD, KONG, KONG_CONCEALED, PASS, PUNG, WIN, Action
 from games.engine.tiles import NUM_KINDS, Tile
-from games.engine.variants import zhangzhou_hands
-from games.engine.variants.dongbei_scoring import READY
-from games.engine.variants.zhangzhou import ROB_GOLD, ROB_KONG, YOU, Zhangzhou
-from games.engine.variants.zhangzhou import live as zhangzhou_live
+from games.engine.variants.dongbei.scoring import READY
+from games.engine.variants.zhangzhou import hands as zhangzhou_hands
+from games.engine.variants.zhangzhou.rules import ROB_GOLD, ROB_KONG, YOU, Zhangzhou
+from games.engine.variants.zhangzhou.rules import live as zhangzhou_live
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand

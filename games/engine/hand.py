@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from games.engine.refusals import Refusal, refuse
 from games.engine.state import (
     CHOW,
     DISCARD,
@@ -54,6 +55,12 @@ PLAY, CLAIM, ENDED = "play", "claim", "ended"
 BY_DEAL, BY_DRAW, BY_REPLACEMENT, BY_CLAIM = "deal", "draw", "replacement", "claim"
 # What a claim window is about.
 ON_DISCARD, ON_ADDED_KONG = "discard", "added_kong"
+
+# Refusals that legal-action lists and claim windows meet on every turn: made once.
+HAND_OVER = refuse("hand_over", "the hand is over")
+NO_REPLACEMENT = refuse("no_replacement_tile", "no tile is left for the replacement draw")
+NOTHING_TO_ANSWER = refuse("nothing_to_answer", "you have nothing to answer")
+NO_WIN_AFTER_CLAIM = refuse("no_win_after_claim", "you cannot win after a chow or pung without a new tile")
 
 
 @dataclass(slots=True)
@@ -197,24 +204,26 @@ class Hand:
         return acts
 
     # ---------------------------------------------------------------- validation
-    def refusal(self, action: Action) -> str | None:
+    def refusal(self, action: Action) -> Refusal | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal."""
         if not 0 <= action.seat < 4:
-            return f"no seat {action.seat}"
+            return refuse("no_such_seat", "no seat {seat}", seat=action.seat)
         malformed = _malformed(action)
         if malformed is not None:
             return malformed
         if self.phase == ENDED:
-            return "the hand is over"
+            return HAND_OVER
         prompt = self.variant.prompt(self)
         if prompt is not None and (action.seat in prompt or self.phase != PLAY):
             return self._prompt_refusal(prompt, action)
         if self.phase == CLAIM:
             return self._claim_refusal(action)
         if action.kind in (CHOW, PUNG) or action.kind == PASS:
-            return f"there is no discard to {action.kind}" if action.kind != PASS else "there is nothing to pass on"
+            if action.kind != PASS:
+                return refuse("no_discard_to_claim", "there is no discard to {verb}", verb=action.kind)
+            return refuse("nothing_to_pass", "there is nothing to pass on")
         if action.seat != self.turn:
-            return f"it is {seat_name(self.turn)}'s turn"
+            return refuse("not_your_turn", "it is {seat}'s turn", seat=seat_name(self.turn))
         if action.kind == DISCARD:
             return self._discard_refusal(action)
         if action.kind == KONG:
@@ -223,26 +232,28 @@ class Hand:
             return self._self_win_refusal(action.seat)
         return self.variant.extra_refusal(self, action)
 
-    def _prompt_refusal(self, prompt: dict[int, list[Action]], action: Action) -> str | None:
+    def _prompt_refusal(self, prompt: dict[int, list[Action]], action: Action) -> Refusal | None:
         """While a variant prompt is open only the seats it asks may act: a pass or one of their options."""
         if action.seat not in prompt:
             waiting = ", ".join(seat_name(s) for s in prompt)
-            return f"waiting for {waiting} to answer first"
+            return refuse("waiting_for_prompt", "waiting for {seats} to answer first", seats=waiting)
         if action.kind == PASS or action in prompt[action.seat]:
             return None
-        return self.variant.extra_refusal(self, action) or f"you cannot {action.kind} now"
+        return self.variant.extra_refusal(self, action) or refuse(
+            "cannot_now", "you cannot {verb} now", verb=action.kind
+        )
 
-    def _discard_refusal(self, action: Action) -> str | None:
+    def _discard_refusal(self, action: Action) -> Refusal | None:
         if action.tile is None:
-            return "a discard needs a tile"
+            return refuse("discard_needs_tile", "a discard needs a tile")
         if not self.players[action.seat].counts[action.tile]:
-            return f"{tile_str(action.tile)} is not in your hand"
+            return refuse("tile_not_in_hand", "{tile} is not in your hand", tile=tile_str(action.tile))
         return self.variant.discard_refusal(self, action.seat, action.tile)
 
-    def _own_kong_refusal(self, action: Action) -> str | None:
+    def _own_kong_refusal(self, action: Action) -> Refusal | None:
         seat, t = action.seat, action.tile
         if t is None:
-            return "a kong needs a tile"
+            return refuse("kong_needs_tile", "a kong needs a tile")
         p = self.players[seat]
         held = p.counts[t]
         if held == 4:
@@ -250,18 +261,22 @@ class Hand:
         elif held >= 1 and any(m.kind == MELD_PUNG and m.tiles[0] == t for m in p.melds):
             kind = KONG_ADDED
         else:
-            return f"you hold no kong of {tile_str(t)} (need four in hand, or one added to your pung)"
+            return refuse(
+                "no_kong_held",
+                "you hold no kong of {tile} (need four in hand, or one added to your pung)",
+                tile=tile_str(t),
+            )
         if self.turn_kind == BY_CLAIM and not self.variant.kong_after_claim:
-            return "after a chow or pung you must discard"
+            return refuse("discard_after_claim", "after a chow or pung you must discard")
         if self.wall.remaining() == 0:
-            return "no tile is left for the replacement draw"
+            return NO_REPLACEMENT
         return self.variant.kong_refusal(self, seat, t, kind)
 
-    def _self_win_refusal(self, seat: int) -> str | None:
+    def _self_win_refusal(self, seat: int) -> Refusal | None:
         if seat != self.turn or self.phase != PLAY:
-            return "you may only declare a self-drawn win on your own turn"
+            return refuse("self_win_not_your_turn", "you may only declare a self-drawn win on your own turn")
         if self.turn_kind == BY_CLAIM:
-            return "you cannot win after a chow or pung without a new tile"
+            return NO_WIN_AFTER_CLAIM
         ctx = self._self_win_context(seat)
         verdict = self.variant.evaluate_win(self, ctx)
         return verdict if isinstance(verdict, str) else None
@@ -278,62 +293,78 @@ class Hand:
             melds=list(p.melds),
         )
 
-    def _claim_refusal(self, action: Action) -> str | None:
+    def _claim_refusal(self, action: Action) -> Refusal | None:
         w = self.window
         assert w is not None
         seat = action.seat
         if seat == w.seat:
-            return "you cannot claim your own tile" if action.kind != PASS else "you have nothing to answer"
+            return refuse("own_tile", "you cannot claim your own tile") if action.kind != PASS else NOTHING_TO_ANSWER
         if seat in w.responses:
-            return "you have already answered this tile"
+            return refuse("already_answered", "you have already answered this tile")
         if action.kind == PASS:
-            return None if seat in w.options else "you have nothing to answer"
+            return None if seat in w.options else NOTHING_TO_ANSWER
         if action.kind not in (CHOW, PUNG, KONG, WIN):
             waiting = ", ".join(seat_name(s) for s in w.waiting_on())
-            return f"waiting for answers on {tile_str(w.tile)} from {waiting}"
+            return refuse(
+                "waiting_for_answers",
+                "waiting for answers on {tile} from {seats}",
+                tile=tile_str(w.tile),
+                seats=waiting,
+            )
         if action in w.options.get(seat, ()):
             return None
         # Not among the options: explain why.
-        return self._claim_reason(action) or f"you cannot {action.kind} {tile_str(w.tile)} now"
+        return self._claim_reason(action) or refuse(
+            "cannot_claim_now", "you cannot {verb} {tile} now", verb=action.kind, tile=tile_str(w.tile)
+        )
 
-    def _claim_reason(self, action: Action) -> str | None:
+    def _claim_reason(self, action: Action) -> Refusal | None:
         """The specific reason a claim on the open window is refused (or None if it is fine)."""
         w = self.window
         assert w is not None
         seat, t, p = action.seat, w.tile, self.players[action.seat]
         if w.kind == ON_ADDED_KONG and action.kind != WIN:
-            return "an added kong can only be robbed by a win"
+            return refuse("added_kong_robbed_by_win_only", "an added kong can only be robbed by a win")
         if action.kind == CHOW:
             if seat != next_seat(w.seat):
-                return "only the discarder's 下家 (next player) may chow"
+                return refuse("chow_next_player_only", "only the discarder's 下家 (next player) may chow")
             meld = action.tiles
             if meld is None or len(meld) != 3:
-                return "a chow names its three tiles, e.g. 345m"
+                return refuse("chow_names_three_tiles", "a chow names its three tiles, e.g. 345m")
             if t not in meld:
-                return f"the chow must contain the discarded {tile_str(t)}"
+                return refuse("chow_must_hold_discard", "the chow must contain the discarded {tile}", tile=tile_str(t))
             stand_ins = self.variant.chow_stand_ins(self)  # a 白板 may play the wild's face
             faces = [stand_ins.get(x, x) for x in meld] if stand_ins else list(meld)
             if not all(is_suited(x) for x in faces) or len({x // 9 for x in faces}) != 1:
-                return "a chow is three consecutive tiles of one suit"
+                return refuse("chow_not_a_run", "a chow is three consecutive tiles of one suit")
             s = sorted(faces)
             if s[1] != s[0] + 1 or s[2] != s[1] + 1:
-                return "a chow is three consecutive tiles of one suit (9 and 1 do not connect)"
+                return refuse(
+                    "chow_not_consecutive", "a chow is three consecutive tiles of one suit (9 and 1 do not connect)"
+                )
             rest = sorted(meld)
             rest.remove(t)
             if not (p.counts[rest[0]] and p.counts[rest[1]]):
-                return f"you need {format_tiles(rest)} in hand to chow {tile_str(t)}"
+                return refuse(
+                    "chow_tiles_missing",
+                    "you need {tiles} in hand to chow {tile}",
+                    tiles=format_tiles(rest),
+                    tile=tile_str(t),
+                )
             return self.variant.chow_refusal(self, seat, t, rest)
         if action.kind == PUNG:
             if p.counts[t] < 2:
-                return f"a pung needs two {tile_str(t)} in hand"
+                return refuse("pung_needs_two", "a pung needs two {tile} in hand", tile=tile_str(t))
             return self.variant.pung_refusal(self, seat, t)
         if action.kind == KONG:
             if action.tile is not None and action.tile != t:
-                return f"the kong must be of the discarded {tile_str(t)}"
+                return refuse("kong_must_be_discard", "the kong must be of the discarded {tile}", tile=tile_str(t))
             if p.counts[t] < 3:
-                return f"an exposed kong needs three {tile_str(t)} in hand"
+                return refuse(
+                    "exposed_kong_needs_three", "an exposed kong needs three {tile} in hand", tile=tile_str(t)
+                )
             if self.wall.remaining() == 0:
-                return "no tile is left for the replacement draw"
+                return NO_REPLACEMENT
             return self.variant.kong_refusal(self, seat, t, KONG_EXPOSED)
         if action.kind == WIN:
             verdict = self.variant.evaluate_win(self, self._claim_win_context(seat, w.kind, w.seat, w.tile))
@@ -779,19 +810,23 @@ _FIELDS = {
 }
 
 
-def _malformed(action: Action) -> str | None:
+def _malformed(action: Action) -> Refusal | None:
     """A reason if the action's fields do not fit its verb or name no real tile."""
     for t in ((action.tile,) if action.tile is not None else ()) + (action.tiles or ()):
         if not isinstance(t, int) or not 0 <= t < NUM_ALL_KINDS:
-            return f"no tile has code {t!r}"
+            return refuse("no_such_tile", "no tile has code {value}", value=repr(t))
     shape = _FIELDS.get(action.kind)
     if shape is None:
         return None
     wants_tile, wants_tiles = shape
     if (action.tile is not None) != wants_tile:
-        return f"a {action.kind} {'names one tile' if wants_tile else 'names no tile'}"
+        if wants_tile:
+            return refuse("needs_one_tile", "a {verb} names one tile", verb=action.kind)
+        return refuse("needs_no_tile", "a {verb} names no tile", verb=action.kind)
     if (action.tiles is not None) != wants_tiles:
-        return f"a {action.kind} {'names its three tiles' if wants_tiles else 'names no meld'}"
+        if wants_tiles:
+            return refuse("needs_three_tiles", "a {verb} names its three tiles", verb=action.kind)
+        return refuse("needs_no_meld", "a {verb} names no meld", verb=action.kind)
     return None
 
 

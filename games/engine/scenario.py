@@ -20,8 +20,9 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.hand import CLAIM, ENDED, Hand
+from games.engine.hand import CLAIM, ENDED, HAND_OVER, Hand
 from games.engine.options import OptionsError
+from games.engine.refusals import refuse
 from games.engine.state import (
     CHOW,
     CLAIM_KINDS,
@@ -199,7 +200,14 @@ def play_one(hand: Hand, act: Action) -> None:
         return  # a pass from a seat with nothing to answer changes nothing
     if act.kind == DRAW:
         if act.seat != hand.turn:
-            raise IllegalAction(f"it is {seat_name(hand.turn)}'s turn to draw, not {seat_name(act.seat)}'s")
+            raise IllegalAction(
+                refuse(
+                    "not_your_draw",
+                    "it is {seat}'s turn to draw, not {actor}'s",
+                    seat=seat_name(hand.turn),
+                    actor=seat_name(act.seat),
+                )
+            )
         return
     hand.apply(act)
 
@@ -212,7 +220,7 @@ def _ended(hand: Hand, act: Action) -> bool:
         return False
     if act.kind in (DRAW, WIN) and hand.extra.get("auto_win") == act.seat:
         return True
-    raise IllegalAction("the hand is over")
+    raise IllegalAction(HAND_OVER)
 
 
 def _as_claim(act: Action, tile: int) -> Action:

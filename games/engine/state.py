@@ -6,9 +6,11 @@ back, so a running hand can be stored as a snapshot and replayed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from games.engine.refusals import JSONValue, code_of, params_of
 from games.engine.tiles import NUM_ALL_KINDS, Tile, format_tiles, parse_tile, parse_tiles, tile_str, to_counts
 
 SEATS = "ESWN"  # within a hand seats are named by seat wind; E is the dealer
@@ -25,7 +27,18 @@ def seat_index(name: str) -> int:
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse; ``str(exc)`` is the reason shown to the player."""
+    """An action the rules refuse; ``str(exc)`` is the reason shown to the player.
+
+    ``code`` and ``params`` say the same for a machine (the table page translates by them):
+    taken from the reason when it is a :class:`~games.engine.refusals.Refusal`, as every
+    refusal the rules return is, unless given here.
+    """
+
+    def __init__(self, reason: str, code: str | None = None, params: Mapping[str, JSONValue] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = str(reason)
+        self.code: str = code if code is not None else code_of(reason)
+        self.params: dict[str, JSONValue] = dict(params) if params is not None else params_of(reason)
 
 
 # Action kinds shared by every variant; variants may add their own verbs.

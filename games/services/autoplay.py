@@ -30,11 +30,11 @@ def set_auto_play(table_id: int, user: User, on: Any) -> bool:
     """Put the user's seat at ``table_id`` on 托管 (``on``) or take it off.  Returns whether
     anything changed (asking for what already is changes nothing); raises Refused."""
     if not isinstance(on, bool):
-        raise Refused(NOT_A_SWITCH)
+        raise Refused(NOT_A_SWITCH, "autoplay_needs_bool")
     with transaction.atomic():
         table = reads.table_row(table_id)
         if table is None:
-            raise Refused("no such table")
+            raise Refused("no such table", "no_such_table")
         latest = reads.current_hand(table)
         row: Hand | None = None
         if latest is not None and latest.status == Hand.PLAYING:
@@ -44,13 +44,13 @@ def set_auto_play(table_id: int, user: User, on: Any) -> bool:
         else:
             table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != Table.PLAYING:
-            raise Refused("托管 is only for a running match")
+            raise Refused("托管 is only for a running match", "autoplay_not_playing")
         seats = play.table_seats(table)
         seat = next((s for s in seats if s.user_id == user.pk and not s.is_bot), None)
         if seat is None:
-            raise Refused("you do not sit at this table")
+            raise Refused("you do not sit at this table", "not_seated")
         if seat.left:
-            raise Refused("you left this match: 托管 plays your seat to its end")
+            raise Refused("you left this match: 托管 plays your seat to its end", "left_match")
         if seat.auto_play == on:
             return False
         seat.auto_play = on

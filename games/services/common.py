@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -10,6 +11,8 @@ from django.conf import settings
 from django.db import transaction
 
 from games import fanout
+from games.engine.refusals import JSONValue
+from games.engine.state import IllegalAction
 from games.models import Table
 
 log = logging.getLogger("caishen.table")
@@ -19,7 +22,26 @@ AUTO_AFTER_DISCONNECTS = 3  # "连续三次断线以上" (004 text): three in a 
 
 
 class Refused(ValueError):
-    """A command the platform refuses; the message is shown to the player."""
+    """A command the platform refuses; the message (English) is shown to the player.
+
+    ``code`` (snake_case, stable) and ``params`` (JSON values) say the same for a machine: the
+    table socket's ``refused`` frames carry them and the table page translates by them
+    (static/js/refusals.js; docs/protocol.md lists the codes).  A refusal of the rules keeps
+    the engine's code and parameters: ``Refused.of(illegal_action)``.
+    """
+
+    code: str = "refused"  # a subclass names its own; every raise site names one
+
+    def __init__(self, reason: str, code: str | None = None, params: Mapping[str, JSONValue] | None = None) -> None:
+        super().__init__(reason)
+        if code is not None:
+            self.code = code
+        self.params: dict[str, JSONValue] = dict(params) if params else {}
+
+    @classmethod
+    def of(cls, exc: IllegalAction) -> Refused:
+        """The engine's refusal as the platform's, with its code and parameters."""
+        return cls(str(exc), exc.code, exc.params)
 
 
 def setting(name: str, default: Any) -> Any:

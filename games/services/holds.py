@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from accounts import services as accounts
 from accounts.models import Wallet
+from games.engine.refusals import JSONValue
 from games.models import Seat, Table
 from games.services.common import Refused, log, setting
 
@@ -20,6 +21,8 @@ from games.services.common import Refused, log, setting
 class StakeNotCovered(Refused):
     """Some seats' wallets cannot cover the match's hold any more (committed at another table
     meanwhile): the match does not start.  ``positions``: those seats' chairs."""
+
+    code = "stake_not_covered"
 
     def __init__(self, message: str, positions: list[int], messages: dict[int, str]) -> None:
         super().__init__(message)
@@ -34,6 +37,16 @@ def reference(table: Table | int) -> str:
 def required(table: Table) -> int:
     """What a match at ``table`` holds per human seat (and what sitting and readying ask for)."""
     return int(table.stake) * int(setting("CAISHEN_SIT_MULTIPLE", 20))
+
+
+def shortfall(needed: int, wallet: Wallet, doing: str = "play") -> Refused:
+    """The refusal of a seat its wallet cannot back, with the figures as its parameters."""
+    held = wallet.held  # one query (a refusal, not a hot path)
+    params: dict[str, JSONValue] = {"needed": needed, "doing": doing, "balance": int(wallet.balance)}
+    if not held:
+        return Refused(shortfall_message(needed, wallet, doing), "balance_short", params)
+    params |= {"available": max(0, int(wallet.balance) - held), "held": held}
+    return Refused(shortfall_message(needed, wallet, doing), "balance_held", params)
 
 
 def shortfall_message(needed: int, wallet: Wallet, doing: str = "play") -> str:

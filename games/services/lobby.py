@@ -39,13 +39,13 @@ def create_table(
         rules = get_variant(variant)
         opts = rules.validate_options(options or {})
     except (ValueError, OptionsError) as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(str(exc), "bad_options", {"detail": str(exc)}) from None
     if stake < 1 and not (score_only and stake == 0):
-        raise Refused("the stake must be at least 1")
+        raise Refused("the stake must be at least 1", "stake_too_small")
     if not 1 <= hands_total <= 64:
-        raise Refused("a match has 1 to 64 hands")
+        raise Refused("a match has 1 to 64 hands", "hands_out_of_range")
     if not 5 <= turn_seconds <= 300 or not 3 <= claim_seconds <= 120:
-        raise Refused("time limits: 5–300 s per turn, 3–120 s per claim")
+        raise Refused("time limits: 5–300 s per turn, 3–120 s per claim", "time_limits_out_of_range")
     # A saturated process takes no new table (games/overload.py): the players it would bring
     # would slow every running table down.  After the checks above, so a bad request still
     # hears what is wrong with it.
@@ -75,26 +75,30 @@ def _locked_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise Refused("no such table") from None
+        raise Refused("no such table", "no_such_table") from None
 
 
 def sit(table_id: int, user: User, position: int | None = None) -> Seat:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status != Table.WAITING:
-            raise Refused("the match has started; you can watch")
+            raise Refused("the match has started; you can watch", "match_started_watch")
         seats = list(table.seats.select_for_update())
         if any(s.user_id == user.pk for s in seats):
-            raise Refused("you already sit at this table")
+            raise Refused("you already sit at this table", "already_seated")
         wallet = Wallet.objects.get(user=user)
         # Available, not balance: units held by the player's running matches back those matches.
         if wallet.available < min_balance(table):
-            raise Refused(holds.shortfall_message(min_balance(table), wallet, "sit"))
+            raise holds.shortfall(min_balance(table), wallet, "sit")
         free = [s for s in seats if not s.occupied]
         if position is not None:
             free = [s for s in free if s.position == position]
         if not free:
-            raise Refused("that seat is taken" if position is not None else "the table is full")
+            raise (
+                Refused("that seat is taken", "seat_taken")
+                if position is not None
+                else Refused("the table is full", "table_full")
+            )
         seat = free[0]
         seat.user, seat.is_bot, seat.ready = user, False, False
         seat.save()
@@ -107,7 +111,7 @@ def stand(table_id: int, user: User) -> None:
         table = _locked_table(table_id)
         seat = table.seats.filter(user=user).first()
         if seat is None:
-            raise Refused("you do not sit at this table")
+            raise Refused("you do not sit at this table", "not_seated")
         if table.status == Table.PLAYING:
             presence.leave_match(table, seat)
             return
@@ -130,9 +134,9 @@ def add_bots(table_id: int, user: User) -> int:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.owner_id != user.pk:
-            raise Refused("only the table's owner may add bots")
+            raise Refused("only the table's owner may add bots", "owner_only")
         if table.status != Table.WAITING:
-            raise Refused("the match has started")
+            raise Refused("the match has started", "match_started")
         empty = [s for s in table.seats.select_for_update() if not s.occupied]
         for s in empty:
             s.is_bot, s.ready = True, True
@@ -153,14 +157,14 @@ def set_ready(table_id: int, user: User, ready: bool = True) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status != Table.WAITING:
-            raise Refused("the match has started")
+            raise Refused("the match has started", "match_started")
         seat = table.seats.filter(user=user).first()
         if seat is None:
-            raise Refused("you do not sit at this table")
+            raise Refused("you do not sit at this table", "not_seated")
         if ready:
             wallet = Wallet.objects.get(user=user)
             if wallet.available < min_balance(table):
-                raise Refused(holds.shortfall_message(min_balance(table), wallet))
+                raise holds.shortfall(min_balance(table), wallet)
         seat.ready = ready
         seat.save(update_fields=["ready"])
         uncovered = _after_ready_change(table)
@@ -170,7 +174,7 @@ def set_ready(table_id: int, user: User, ready: bool = True) -> None:
 def _refuse_if_uncovered(uncovered: holds.StakeNotCovered | None, user: User) -> None:
     """After the commit (the uncovered seats stay unreadied): tell the caller if theirs was one."""
     if uncovered is not None and user.pk in uncovered.messages:
-        raise Refused(uncovered.messages[user.pk])
+        raise Refused(uncovered.messages[user.pk], "stake_not_covered")
 
 
 def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
@@ -185,7 +189,7 @@ def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
         # Nor a new match (games/overload.py): raised inside the caller's transaction, so the
         # seat that would have been the fourth stays unready and can ready up again later.
         try:
-            overload.refuse_new_work()
+            overload.refuse_new_work(match_start=True)
         except overload.Overloaded:
             # Kept outside the transaction that the refusal rolls back: the ready countdown must
             # not unseat a player whose ready-up the server refused, even if the load has fallen

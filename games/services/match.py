@@ -113,21 +113,29 @@ def choose(table_id: int, user: User, key: Any, value: Any) -> None:
         table = lobby._locked_table(table_id)
         question = _current_question(table)
         if table.status != Table.PLAYING or question is None:
-            raise Refused("there is no question to answer now")
+            raise Refused("there is no question to answer now", "no_question")
         if key != question.key:
-            raise Refused(f"the question now is {question.label} ({question.key})")
+            raise Refused(
+                f"the question now is {question.label} ({question.key})",
+                "other_question",
+                {"question": question.label, "key": question.key},
+            )
         seat = table.seats.filter(user=user).first()
         if seat is None:
-            raise Refused("you do not sit at this table")
+            raise Refused("you do not sit at this table", "not_seated")
         wind = (seat.position - table.dealer_position) % 4
         if wind not in question.seats:
-            raise Refused(f"{question.label} is not yours to choose")
+            raise Refused(f"{question.label} is not yours to choose", "not_your_question", {"question": question.label})
         assert table.pre_hand is not None
         if str(seat.position) in table.pre_hand["answers"]:
-            raise Refused("you have already answered")
+            raise Refused("you have already answered", "question_answered")
         if not any(value == c and type(value) is type(c) for c in question.choices):
             allowed = ", ".join(json.dumps(c) for c in question.choices)
-            raise Refused(f"{question.label}: choose one of {allowed}")
+            raise Refused(
+                f"{question.label}: choose one of {allowed}",
+                "choose_one_of",
+                {"question": question.label, "choices": allowed},
+            )
         table.pre_hand["answers"][str(seat.position)] = value
         if seat.auto_play or seat.timeouts:
             seat.auto_play, seat.timeouts = False, 0

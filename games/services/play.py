@@ -22,6 +22,7 @@ from games import fanout, overload, timers
 from games.engine.bots import GreedyBot
 from games.engine.hand import CLAIM, ENDED, ClaimWindow
 from games.engine.hand import Hand as EngineHand
+from games.engine.refusals import refuse
 from games.engine.state import PASS, Action, IllegalAction
 from games.engine.tiles import TileNotationError
 from games.engine.variants import get_variant
@@ -137,7 +138,7 @@ class _Step:
             raise IllegalAction(reason)
         answers = dict(self.row.window_answers or {})
         if str(action.seat) in answers:
-            raise IllegalAction("you have already answered this discard")
+            raise IllegalAction(refuse("window_answer_kept", "you have already answered this discard"))
         answers[str(action.seat)] = action.to_json()
         self.row.window_answers = answers
         return self.claim_decided()
@@ -289,7 +290,7 @@ def _locked_hand(hand_id: int) -> Hand:
     """The hand's row, locked; the snapshot column is read only when the engine cache misses."""
     found = _HAND_LOCKED(hand_id)
     if not found:
-        raise Refused("no such hand")
+        raise Refused("no such hand", "no_such_hand")
     return found[0]
 
 
@@ -343,23 +344,27 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
     with transaction.atomic():
         row = _locked_hand(hand_id)
         if not isinstance(seq, int) or isinstance(seq, bool):
-            raise Refused("a command must carry the seq it answers")
+            raise Refused("a command must carry the seq it answers", "command_needs_seq")
         if seq != row.seq:
-            raise Refused(f"stale command: the table is at seq {row.seq}, not {seq}")
+            raise Refused(
+                f"stale command: the table is at seq {row.seq}, not {seq}",
+                "stale_command",
+                {"seq": row.seq, "sent": seq},
+            )
         if row.status != Hand.PLAYING:
-            raise Refused("the hand is over")
+            raise Refused("the hand is over", "hand_over")
         seats = table_seats(row.table)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
-            raise Refused("you do not sit at this table")
+            raise Refused("you do not sit at this table", "not_seated")
         if seat.left:
-            raise Refused("you left this match: 托管 plays your seat to its end")
+            raise Refused("you left this match: 托管 plays your seat to its end", "left_match")
         engine = _engine(row)
         engine_seat = row.engine_seat(seat.position)
         try:
             action = parse_action(command, engine_seat)
         except (ValueError, TileNotationError) as exc:
-            raise Refused(f"malformed command: {exc}") from None
+            raise Refused(f"malformed command: {exc}", "malformed_command", {"detail": str(exc)}) from None
         step = _Step(row, engine, seats)
         window = engine.window
         # An answer to a protected claim window is kept, not applied (claim protection).
@@ -370,7 +375,7 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
             else:
                 step.apply(action)
         except IllegalAction as exc:
-            raise Refused(str(exc)) from None
+            raise Refused.of(exc) from None
         _forget_timeouts(seat)
         if kept:
             if not closes:

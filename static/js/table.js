@@ -10,6 +10,7 @@ import { confirmStake, renderHandEnd, renderPreHand, toast } from "./dialogs.js"
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { TableSocket, apiGet, apiPost } from "./net.js";
+import { refusalText } from "./refusals.js";
 import { renderRoom } from "./room.js";
 import { questionLabel } from "./variant.js";
 
@@ -68,12 +69,12 @@ const socket = new TableSocket(app.dataset.wsPath, {
     if (msg.type === "refused") {
       state.pending = false;
       state.choosing = false;
-      toast(toasts, t("refused", { reason: msg.reason }), "error");
+      toast(toasts, t("refused", { reason: refusalText(msg) }), "error");
       render();
     } else if (msg.type === "error") {
       state.pending = false;
       state.choosing = false;
-      toast(toasts, t("error", { reason: msg.reason }), "error");
+      toast(toasts, t("error", { reason: refusalText(msg) }), "error");
       render();
     }
   },

@@ -81,7 +81,7 @@ def act(seat: str, do: str, tile: str | None = None, tiles: str | None = None) -
 
 # A rigged hand used by several rule sets' tests: S pungs E's 7m, later draws the fourth 7m and
 # adds it to the pung, while W waits on 7m (8m 9m) and may rob the added kong.  Fill the other
-# hands with ``fill_hands(ROB_HANDS, avoid="7m P C E", wall=ROB_WALL)``; W answers next.
+# hands with ``fill_hands(ROB_HANDS, avoid="7m P C E")``; W answers next.
 ROB_HANDS = {
     "E": "7m 1s 2s 3s 4s 5s 6s 1m 2m 3m 4m 5m 6m P",
     "S": "7m 7m 2p 3p 4p 5p 6p 7p 8p 9p 1p C C",

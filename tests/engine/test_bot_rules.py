@@ -22,9 +22,9 @@ from games.engine.simulate import hand_seed, play_hand, simulate
 from games.engine.state import DISCARD, PASS, WIN, Action
 from games.engine.tiles import NUM_KINDS, parse_tile
 from games.engine.variants import get_variant
-from games.engine.variants import zhangzhou_hands as zh
-from games.engine.variants.dongbei_scoring import READY
-from games.engine.variants.zhangzhou import PROMPT, ROB_GOLD, ROB_KONG, YOU, live
+from games.engine.variants.dongbei.scoring import READY
+from games.engine.variants.zhangzhou import hands as zh
+from games.engine.variants.zhangzhou.rules import PROMPT, ROB_GOLD, ROB_KONG, YOU, live
 from tests.engine.rig import act, fill_hands, hand_after
 from tests.engine.test_zhangzhou import table  # the filled 漳州 deal of those tests
 

@@ -28,7 +28,8 @@ from games.engine.state import (
 )
 from games.engine.tiles import NUM_KINDS, format_tiles, parse_tile, parse_tiles, standard_set
 from games.engine.variants import get_variant
-from games.engine.variants.dongbei import (
+from games.engine.variants.dongbei.hands import four_alike_fans, is_one_left, sequence_fans, waiting_tiles
+from games.engine.variants.dongbei.rules import (
     DEAD_WALL,
     FINAL,
     READY_WAITS,
@@ -38,8 +39,7 @@ from games.engine.variants.dongbei import (
     opening_wall,
     roll_die,
 )
-from games.engine.variants.dongbei_scoring import kong_items
-from games.engine.variants.dongbei_shapes import four_alike_fans, is_one_left, sequence_fans, waiting_tiles
+from games.engine.variants.dongbei.scoring import kong_items
 from games.engine.wall import shuffled_tiles
 from tests.engine.rig import ROB_ACTIONS, ROB_HANDS, act, fill_hands, hand_after, run
 

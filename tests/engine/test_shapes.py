@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import shapes as S
+from games.engine.shapes.tables import _suit_code
 from games.engine.tiles import parse_tiles, to_counts
 
 Counts = tuple[int, ...]
@@ -864,7 +865,7 @@ def test_suit_table_entries_match_reference() -> None:
     rng = random.Random(15)
     for _ in range(300):
         counts = random_hand(rng, rng.randint(1, 9), 0, range(9))
-        code = S._suit_code(S.suit_keys(counts)[0])
+        code = _suit_code(S.suit_keys(counts)[0])
         f0, f1 = code >> 3, (code >> 3) + (2 if code & 1 else -1)
         assert ref_win(counts, f0, need_pair=False) and ref_win(counts, f1)
         assert not any(ref_win(counts, w, need_pair=False) for w in range(f0))

@@ -14,7 +14,7 @@ from games.engine.options import OptionsError
 from games.engine.state import CHOW, DISCARD, PUNG, WIN, Action, BreakdownItem, Result
 from games.engine.tiles import format_tiles, parse_tile, parse_tiles
 from games.engine.variants import get_variant
-from games.engine.variants.wenzhou import Wenzhou
+from games.engine.variants.wenzhou.rules import Wenzhou
 from tests.engine.rig import SCENARIOS, act, hand_after, run
 
 V = "wenzhou"
@@ -319,7 +319,7 @@ def test_follow_wind_streak_resets_when_not_followed() -> None:
 # -- example 11: 杠分 -------------------------------------------------------------------------------
 def test_kong_scores() -> None:
     from games.engine.state import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, Meld
-    from games.engine.variants.wenzhou_scoring import kong_score
+    from games.engine.variants.wenzhou.scoring import kong_score
 
     melds = [
         [Meld(KONG_ADDED, (5,) * 4, claimed=5, from_seat=2)],
@@ -342,7 +342,7 @@ def test_concealed_kong_pays_two_each_even_on_a_draw() -> None:
 
 # -- example 12: 财神分 -----------------------------------------------------------------------------
 def test_caishen_scores_per_pair() -> None:
-    from games.engine.variants.wenzhou_scoring import caishen_score
+    from games.engine.variants.wenzhou.scoring import caishen_score
 
     a = caishen_score([0, 0, 3, 0], 2, True, False, 1)
     assert a is not None and a.payments == {"E": -6, "S": -6, "W": 18, "N": -6}

@@ -27,10 +27,10 @@ from games.engine.state import (
 )
 from games.engine.tiles import WHITE, format_tiles, is_flower, parse_tile, parse_tiles
 from games.engine.variants import get_variant
-from games.engine.variants import zhangzhou_hands as zh
-from games.engine.variants import zhangzhou_scoring as zs
 from games.engine.variants.base import WinVerdict
-from games.engine.variants.zhangzhou import PROMPT, ROB_GOLD, ROB_KONG, YOU, break_ring, live
+from games.engine.variants.zhangzhou import hands as zh
+from games.engine.variants.zhangzhou import scoring as zs
+from games.engine.variants.zhangzhou.rules import PROMPT, ROB_GOLD, ROB_KONG, YOU, break_ring, live
 from tests.engine.rig import SCENARIOS, act
 
 V = "zhangzhou"

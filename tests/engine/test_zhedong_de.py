@@ -18,7 +18,7 @@ from games.engine.simulate import play_hand
 from games.engine.state import CHOW, KONG_ADDED, MELD_CHOW, PUNG, WIN, Action, Result
 from games.engine.tiles import WHITE, parse_tile, parse_tiles, tile_str
 from games.engine.variants import get_variant
-from games.engine.variants.zhedong_de import GUO_PENG, next_kind
+from games.engine.variants.zhedong_de.rules import GUO_PENG, next_kind
 from tests.engine.rig import act, fill_hands, hand_after, run
 
 V = "zhedong_de"

@@ -15,7 +15,7 @@ from games.engine.hand import ENDED
 from games.engine.state import KONG_CONCEALED, KONG_EXPOSED, MELD_CHOW, MELD_PUNG, Meld
 from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, parse_tile, parse_tiles, to_counts
 from games.engine.variants import get_variant
-from games.engine.variants.zhedong_de_points import (
+from games.engine.variants.zhedong_de.scoring import (
     CAP,
     WinSpec,
     can_win,

@@ -9,7 +9,7 @@ from games.engine.hand import ENDED
 from games.engine.state import CHOW, KONG_ADDED, MELD_PUNG, PUNG, Result
 from games.engine.tiles import parse_tile, parse_tiles, tile_str
 from games.engine.variants import get_variant
-from games.engine.variants.zhejiang_caishen import XIANGGONG, wild_from_indicator
+from games.engine.variants.zhejiang_caishen.rules import XIANGGONG, wild_from_indicator
 from games.engine.wall import break_point
 from tests.engine.rig import ROB_ACTIONS, ROB_HANDS, act, fill_hands, hand_after, run
 

@@ -200,5 +200,10 @@ def test_an_unknown_protocol_version_is_refused_with_4426() -> None:
         return said, closed
 
     said, closed = async_to_sync(scenario)()
-    assert said == {"type": "error", "reason": "protocol version 3 is not spoken here: use v=2"}
+    assert said == {
+        "type": "error",
+        "reason": "protocol version 3 is not spoken here: use v=2",
+        "code": "protocol_version",
+        "params": {"version": 3},
+    }
     assert closed == {"type": "websocket.close", "code": 4426}

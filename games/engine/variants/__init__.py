@@ -1,43 +1,47 @@
-"""The registry of rule sets.  Each variant module registers one ``Variant``."""
+"""The registry of rule sets: the five rule-set packages, imported by name and registered here.
+
+The registry is static.  Python imports a package before any module inside it, so whichever
+rule-set module a process imports first (a bot reading one rule set's verbs, a test importing
+one rule set's helpers), this module has run to the end and registered all five.  The packages
+never import this module to register themselves: each defines its ``Variant`` class in
+``<key>/rules.py`` and this module makes the one instance.  Adding a rule set is one line in
+``_VARIANTS`` (and its import); see docs/engine.md.
+"""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
+from typing import Final
 
 from games.engine.variants.base import Variant
+from games.engine.variants.dongbei import Dongbei
+from games.engine.variants.wenzhou import Wenzhou
+from games.engine.variants.zhangzhou import Zhangzhou
+from games.engine.variants.zhedong_de import ZhedongDe
+from games.engine.variants.zhejiang_caishen import ZhejiangCaishen
+
+__all__ = ["VARIANT_MODULES", "Variant", "all_variants", "get_variant", "register"]
 
 _REGISTRY: dict[str, Variant] = {}
-_loaded = False
 
 
 def register(variant: Variant) -> Variant:
+    """Add one rule set; its key must be new (and, for the five here, is its package's name)."""
     if variant.key in _REGISTRY:
         raise ValueError(f"variant {variant.key!r} registered twice")
     _REGISTRY[variant.key] = variant
     return variant
 
 
-# One module per rule set (SPEC.md D0..D4), imported for its side effect of registering.
-# A module not written yet is skipped, so rule sets can land one at a time.
-VARIANT_MODULES = ("zhejiang_caishen", "zhedong_de", "wenzhou", "zhangzhou", "dongbei")
+# One rule set per package, in SPEC.md order (D0..D4).
+_VARIANTS: Final[tuple[Variant, ...]] = (ZhejiangCaishen(), ZhedongDe(), Wenzhou(), Zhangzhou(), Dongbei())
+for _variant in _VARIANTS:
+    register(_variant)
 
-
-def _load() -> None:
-    """Import every rule set once.  Not "while the registry is empty": a module imported
-    directly first (a bot reading one rule set's verbs) registers itself alone."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for name in VARIANT_MODULES:
-        module = f"games.engine.variants.{name}"
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
+#: The rule-set keys, which are also their package names under games/engine/variants/.
+VARIANT_MODULES: Final[tuple[str, ...]] = tuple(v.key for v in _VARIANTS)
 
 
 def get_variant(key: str) -> Variant:
-    _load()
     try:
         return _REGISTRY[key]
     except KeyError:
@@ -45,5 +49,4 @@ def get_variant(key: str) -> Variant:
 
 
 def all_variants() -> list[Variant]:
-    _load()
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]

@@ -4,8 +4,9 @@ Adding a rule set?  Read docs/engine.md first: it says how, and which shared fil
 touch (only additively, with defaults that keep every other rule set unchanged).
 
 Defaults here are the plain rules most sets share; a variant overrides only
-what its text changes.  Hooks that may refuse an action return a reason string
-(shown to the player) or ``None``.
+what its text changes.  Hooks that may refuse an action return a
+:class:`~games.engine.refusals.Refusal` (``refuse(code, english_template, **params)``: the
+reason shown to the player, with the code the table page translates by) or ``None``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from games.engine.options import OptionsError, OptionsSchema
+from games.engine.refusals import Refusal, refuse
 from games.engine.state import CHOW, KONG, PUNG, WIN, Action, BreakdownItem, Event, Meld, Player, Result
 from games.engine.tiles import Tile, format_tiles, standard_set, tile_str
 from games.engine.wall import Wall, break_order, new_seed, rigged_wall, seed_commitment, shuffled_tiles
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 # Claim priority classes: a higher number wins the window.
 CLAIM_RANK = {WIN: 3, KONG: 2, PUNG: 2, CHOW: 1}
 _NO_STAND_INS: Mapping[Tile, Tile] = {}
+# The verdict on most hands a turn or claim window asks about: made once, returned by every rule set.
+NOT_A_WIN = refuse("not_a_win", "not a winning hand")
 
 
 class ScenarioError(ValueError):
@@ -193,16 +197,16 @@ class Variant:
     def wild_kinds(self, hand: Hand) -> frozenset[Tile]:
         return hand.wild_set
 
-    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         return None
 
-    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> Refusal | None:
         return None
 
-    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         return None
 
-    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None:
         return None
 
     def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]:
@@ -210,7 +214,7 @@ class Variant:
         standing for the wild's face).  A chow action names the physical tiles."""
         return _NO_STAND_INS
 
-    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
         """A verdict for a legal win, or the reason it is not one."""
         raise NotImplementedError
 
@@ -237,8 +241,8 @@ class Variant:
     def extra_own_turn_actions(self, hand: Hand, seat: int) -> list[Action]:
         return []
 
-    def extra_refusal(self, hand: Hand, action: Action) -> str | None:
-        return f"unknown action {action.kind!r}"
+    def extra_refusal(self, hand: Hand, action: Action) -> Refusal | None:
+        return refuse("unknown_action", "unknown action {verb!r}", verb=action.kind)
 
     def apply_extra(self, hand: Hand, action: Action, events: list[Event]) -> None:
         raise NotImplementedError(action.kind)

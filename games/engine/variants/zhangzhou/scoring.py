@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.engine.scoring import Ledger, others
 from games.engine.state import BreakdownItem, Result, seat_name
-from games.engine.variants.zhangzhou_hands import points
+from games.engine.variants.zhangzhou.hands import points
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext

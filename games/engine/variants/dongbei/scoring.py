@@ -15,7 +15,7 @@ from games.engine.hand import BY_REPLACEMENT
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, MELD_CHOW, BreakdownItem, Result, seat_name
 from games.engine.tiles import rank_of, tile_str
-from games.engine.variants.dongbei_shapes import (
+from games.engine.variants.dongbei.hands import (
     SEVEN_PAIRS,
     STANDARD,
     THIRTEEN_ORPHANS,

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
+from games.engine.refusals import Refusal, refuse
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
 from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
-from games.engine.variants import register
-from games.engine.variants.base import FlipsHeadTile, WinVerdict
+from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile, WinVerdict
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -94,22 +94,26 @@ class ZhejiangCaishen(FlipsHeadTile):
         hand.set_wilds([wild_from_indicator(indicator)])
 
     # ------------------------------------------------------------------- claims
-    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> Refusal | None:
         wild = self.wild_kinds(hand)
         if any(t in wild for t in rest):
-            return "the 财神 in your hand may not take part in a chow (财神不得参与吃碰)"
+            return refuse(
+                "zhejiang_caishen_no_chow", "the 财神 in your hand may not take part in a chow (财神不得参与吃碰)"
+            )
         return None  # chowing a *discarded* wild is allowed, and makes the player 相公
 
-    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         if tile in self.wild_kinds(hand):
-            return "the 财神 may not take part in a pung (财神不得参与吃碰)"
+            return refuse("zhejiang_caishen_no_pung", "the 财神 may not take part in a pung (财神不得参与吃碰)")
         return None
 
-    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None:
         if tile in self.wild_kinds(hand):
-            return "the 财神 may not be konged"
+            return refuse("zhejiang_caishen_no_kong", "the 财神 may not be konged")
         if kind == KONG_ADDED and hand.options["added_kong_just_drawn_only"] and hand.players[seat].drawn != tile:
-            return "上杠 is only allowed with the tile just drawn at this table"
+            return refuse(
+                "zhejiang_caishen_added_kong_just_drawn", "上杠 is only allowed with the tile just drawn at this table"
+            )
         return None
 
     def after_meld(self, hand: Hand, seat: int, meld: Meld, events: list[Event]) -> None:
@@ -118,12 +122,12 @@ class ZhejiangCaishen(FlipsHeadTile):
             events.append(Event("xianggong", seat, {"reason": "chowed a discarded 财神"}))
 
     # --------------------------------------------------------------------- wins
-    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
         if hand.players[ctx.seat].flags.get(XIANGGONG):
-            return "相公: you chowed a discarded 财神 and cannot win this hand"
+            return refuse("zhejiang_caishen_xianggong", "相公: you chowed a discarded 财神 and cannot win this hand")
         wild = self.wild_kinds(hand)
         if ctx.source != "self_draw" and ctx.tile in wild and not hand.options["ron_on_discarded_wild"]:
-            return "a discarded 财神 cannot be won on"
+            return refuse("zhejiang_caishen_no_win_on_discarded_wild", "a discarded 财神 cannot be won on")
         counts = ctx.counts[:NUM_KINDS]
         wilds = 0
         for w in wild:
@@ -132,7 +136,7 @@ class ZhejiangCaishen(FlipsHeadTile):
         shaped = shapes.is_standard_win(counts, wilds)
         four_wilds = ctx.source == "self_draw" and wilds >= 4
         if not shaped and not four_wilds:
-            return "not a winning hand"
+            return NOT_A_WIN
         patterns: list[str] = []
         if ctx.source == "discard":
             patterns.append("discard")
@@ -199,6 +203,3 @@ class ZhejiangCaishen(FlipsHeadTile):
             "indicator": tile_str(hand.extra["indicator"]),
             "wilds": " ".join(tile_str(w) for w in hand.extra["wilds"]),
         }
-
-
-register(ZhejiangCaishen())

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from games.engine import shapes
 from games.engine.hand import BY_CLAIM, BY_DEAL, BY_DRAW, BY_REPLACEMENT, CLAIM, ENDED, WinContext
 from games.engine.options import Option, OptionsError, OptionsSchema
+from games.engine.refusals import Refusal, refuse
 from games.engine.scoring import others
 from games.engine.state import (
     KONG_CONCEALED,
@@ -41,10 +42,8 @@ from games.engine.state import (
     seat_name,
 )
 from games.engine.tiles import NUM_KINDS, WHITE, Tile, format_tiles, is_flower, standard_set, tile_str
-from games.engine.variants import register
-from games.engine.variants import zhangzhou_hands as hands
-from games.engine.variants import zhangzhou_scoring as scoring
-from games.engine.variants.base import ScenarioError, Variant, WinVerdict
+from games.engine.variants.base import NOT_A_WIN, ScenarioError, Variant, WinVerdict
+from games.engine.variants.zhangzhou import hands, scoring
 from games.engine.wall import Wall, rigged_wall, seed_commitment
 
 if TYPE_CHECKING:
@@ -367,19 +366,21 @@ class Zhangzhou(Variant):
         return True
 
     # ---------------------------------------------------------------- special wins
-    def _rob_gold_refusal(self, hand: Hand, seat: int) -> str:
+    def _rob_gold_refusal(self, hand: Hand, seat: int) -> Refusal:
         """Why ``seat`` may not 抢金 now (it is only ever an answer to the 抢金 prompt)."""
         ex = hand.extra
         counts = hand.players[seat].counts
         if hand.wall.taken[ex["gold_pos"]]:
-            return "the flipped 金 is no longer in the wall"
+            return refuse("zhangzhou_gold_gone", "the flipped 金 is no longer in the wall")
         if any(p.discards for p in hand.players) or hand.turn_kind != BY_DEAL:
-            return "抢金 is only possible before play, when you are asked"
+            return refuse("zhangzhou_rob_gold_before_play", "抢金 is only possible before play, when you are asked")
         if seat == DEALER and not hands.ready_after_setting_aside(counts, ex["gold"]):
-            return "抢金 needs 16 of your 17 tiles to be 听牌"
+            return refuse("zhangzhou_rob_gold_dealer_not_ready", "抢金 needs 16 of your 17 tiles to be 听牌")
         if seat != DEALER and not hands.is_ready(counts, ex["gold"]):
-            return "抢金 needs your 16 tiles to be 听牌"
-        return "抢金 is decided before play: only when you are asked, and you have answered"
+            return refuse("zhangzhou_rob_gold_not_ready", "抢金 needs your 16 tiles to be 听牌")
+        return refuse(
+            "zhangzhou_rob_gold_answered", "抢金 is decided before play: only when you are asked, and you have answered"
+        )
 
     def _rob_gold(self, hand: Hand, seat: int, events: list[Event]) -> None:
         """Take the face-up gold into hand and win (the dealer sets one tile aside first)."""
@@ -458,50 +459,56 @@ class Zhangzhou(Variant):
                 return int(s)
         return None
 
-    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         you = self._double_you_of(hand, seat)
         drawn = hand.players[seat].drawn
         if you is not None and drawn is not None and tile != drawn:
-            return (
-                f"{seat_name(you)} is 双游: you may only win by self-draw or discard the tile you just "
-                f"received ({tile_str(drawn)})"
+            return refuse(
+                "zhangzhou_double_you_discard",
+                "{seat} is 双游: you may only win by self-draw or discard the tile you just received ({tile})",
+                seat=seat_name(you),
+                tile=tile_str(drawn),
             )
         return None
 
-    def _claim_blocked(self, hand: Hand, tile: Tile, what: str) -> str | None:
+    def _claim_blocked(self, hand: Hand, tile: Tile, what: str) -> Refusal | None:
         if tile == hand.extra["gold"]:
-            return f"nobody may {what} a discarded 金"
+            return refuse("zhangzhou_no_claim_on_gold", "nobody may {verb} a discarded 金", verb=what)
         if hand.extra["double_you"]:
             you = seat_name(hand.extra["double_you"][0])
-            return f"{you} is 双游: nobody may chow, pung or kong until {you}'s next draw"
+            return refuse(
+                "zhangzhou_double_you_no_claims",
+                "{seat} is 双游: nobody may chow, pung or kong until {seat}'s next draw",
+                seat=you,
+            )
         return None
 
-    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> Refusal | None:
         if hand.extra["gold"] in rest:
-            return "the 金 in your hand cannot be used in a chow"
+            return refuse("zhangzhou_gold_no_chow", "the 金 in your hand cannot be used in a chow")
         return self._claim_blocked(hand, tile, "chow")
 
-    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         return self._claim_blocked(hand, tile, "pung")
 
-    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None:
         if tile == hand.extra["gold"]:
-            return "the 金 cannot be konged"
+            return refuse("zhangzhou_gold_no_kong", "the 金 cannot be konged")
         if kind == KONG_EXPOSED or self._double_you_of(hand, seat) is not None:
             blocked = self._claim_blocked(hand, tile, "kong")
             if blocked:
                 return blocked
         if live(hand) <= 0:
-            return "no drawable tile is left for the kong's replacement"
+            return refuse("zhangzhou_no_replacement_tile", "no drawable tile is left for the kong's replacement")
         if kind != KONG_EXPOSED and self.prompt(hand) is not None:
             # The replacement draw could take the face-up gold the others may still rob.
-            return "wait: the others are still deciding on 抢金"
+            return refuse("zhangzhou_rob_gold_pending", "wait: the others are still deciding on 抢金")
         return None
 
     def can_draw(self, hand: Hand) -> bool:
         return live(hand) > 0
 
-    def extra_refusal(self, hand: Hand, action: Action) -> str | None:
+    def extra_refusal(self, hand: Hand, action: Action) -> Refusal | None:
         kind = action.kind
         prompt = self.prompt(hand)
         if prompt is not None and action.seat in prompt:
@@ -510,20 +517,27 @@ class Zhangzhou(Variant):
             if kind == ROB_GOLD:
                 return self._rob_gold_refusal(hand, action.seat)
             if kind == WIN and pr["kind"] == ROB_GOLD:
-                return "三金倒 needs three 金"
+                return refuse("zhangzhou_three_golds_needed", "三金倒 needs three 金")
             if pr["kind"] == ROB_KONG:
-                return f"answer first: guess a concealed kong ({ROB_KONG} with a tile) or pass"
-            return f"answer first: {offered} or pass"
+                return refuse(
+                    "zhangzhou_answer_rob_kong_first",
+                    "answer first: guess a concealed kong ({verb} with a tile) or pass",
+                    verb=ROB_KONG,
+                )
+            return refuse("zhangzhou_answer_first", "answer first: {verbs} or pass", verbs=offered)
         if kind == ROB_GOLD:
             if action.tile is not None:
-                return "抢金 names no tile"
+                return refuse("zhangzhou_rob_gold_names_no_tile", "抢金 names no tile")
             return self._rob_gold_refusal(hand, action.seat)
         if kind == ROB_KONG:
-            return "a concealed kong may only be guessed when you are asked, before your own draw"
-        return f"unknown action {kind!r}"
+            return refuse(
+                "zhangzhou_rob_kong_when_asked",
+                "a concealed kong may only be guessed when you are asked, before your own draw",
+            )
+        return refuse("unknown_action", "unknown action {verb!r}", verb=kind)
 
     # --------------------------------------------------------------------- wins
-    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
         ex = hand.extra
         opts = hand.options
         gold = ex["gold"]
@@ -532,16 +546,24 @@ class Zhangzhou(Variant):
         src = ctx.source
         if src in ("discard", "robbing_kong", SOURCE_ROB_CONCEALED):
             if ctx.tile == gold:
-                return "nobody may win on a discarded 金 (金不能点炮)"
+                return refuse("zhangzhou_no_win_on_gold", "nobody may win on a discarded 金 (金不能点炮)")
             if src != SOURCE_ROB_CONCEALED and p.flags.get(PASSED):
-                return "先弃后和: you passed a win; no win on another's tile until your own next turn"
+                return refuse(
+                    "zhangzhou_passed_win",
+                    "先弃后和: you passed a win; no win on another's tile until your own next turn",
+                )
             if src != SOURCE_ROB_CONCEALED and golds >= 2:
                 # 抢杠 is a win on another's tile too; a right 抢暗杠 guess is a special win.
-                return "with two or more 金 you may only win by self-draw (两金必须自摸)"
+                return refuse(
+                    "zhangzhou_two_golds_self_draw", "with two or more 金 you may only win by self-draw (两金必须自摸)"
+                )
             if src == "discard" and ex["double_you"] and not opts["double_you_discard_win"]:
-                return "during 双游 the forced discards cannot be won on at this table"
+                return refuse(
+                    "zhangzhou_double_you_no_discard_win",
+                    "during 双游 the forced discards cannot be won on at this table",
+                )
             if not shapes.is_standard_win(c, golds):
-                return "not a winning hand"
+                return NOT_A_WIN
             if src == "discard":
                 return WinVerdict(["discard"], {"k": opts["k_discard"], "parts": [["discard", opts["k_discard"]]]})
             k = opts["k_discard"] * opts["factor_robbing_kong"]
@@ -549,10 +571,10 @@ class Zhangzhou(Variant):
         shaped = shapes.is_standard_win(c, golds)
         if src == ROB_GOLD:
             if not shaped:
-                return "抢金 needs a 听牌 hand"
+                return refuse("zhangzhou_rob_gold_needs_ready", "抢金 needs a 听牌 hand")
             return WinVerdict([ROB_GOLD], {"k": opts["k_rob_gold"], "parts": [[ROB_GOLD, opts["k_rob_gold"]]]})
         if not shaped and golds < 3:
-            return "not a winning hand"
+            return NOT_A_WIN
         cands: list[tuple[int, str]] = []
         if ex.get("triple_you") == ctx.seat:
             cands.append((opts["k_triple_you"], "you_triple"))
@@ -711,6 +733,3 @@ class Zhangzhou(Variant):
     def public_flags(self, flags: Mapping[str, Any]) -> dict[str, Any]:
         # 先弃后和 would tell the others what the player could have won on.
         return {YOU: flags[YOU]} if flags.get(YOU) else {}
-
-
-register(Zhangzhou())

@@ -5,7 +5,7 @@ kind is the 得, whose three live copies are wild, and only in a win.  白板 ma
 face or itself, in a chow and in a win.  Nobody may chow, pung or win on a discarded 得.
 Every player's hand is scored in 和 points with 番 doubling and the 腊子 cap (100); the losers
 pay the winner and settle among themselves; a discarder may be liable for everything (包牌).
-Scoring lives in :mod:`games.engine.variants.zhedong_de_points`.
+Scoring lives in :mod:`games.engine.variants.zhedong_de.scoring`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
+from games.engine.refusals import Refusal, refuse
 from games.engine.scoring import Ledger, others
 from games.engine.state import (
     CHOW,
@@ -30,9 +31,8 @@ from games.engine.state import (
     seat_name,
 )
 from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, Tile, is_suited, suit_of, tile_str
-from games.engine.variants import register
-from games.engine.variants.base import FlipsHeadTile, WinVerdict
-from games.engine.variants.zhedong_de_points import (
+from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile, WinVerdict
+from games.engine.variants.zhedong_de.scoring import (
     CAP,
     PATTERNS,
     HandScore,
@@ -144,24 +144,30 @@ class ZhedongDe(FlipsHeadTile):
         de = self.de(hand)
         return {WHITE: de} if stand_in_active(de) and is_suited(de) else {}
 
-    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> Refusal | None:
         de = self.de(hand)
         if tile == de:
-            return "a discarded 得 cannot be chowed, punged or won on (得不能吃碰和)"
+            return refuse(
+                "zhedong_de_discard_no_chow", "a discarded 得 cannot be chowed, punged or won on (得不能吃碰和)"
+            )
         if de in rest:
-            return "the 得 may not take part in a chow (得不能吃)"
+            return refuse("zhedong_de_no_chow", "the 得 may not take part in a chow (得不能吃)")
         return None
 
-    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         if tile == self.de(hand):
-            return "a discarded 得 cannot be chowed, punged or won on (得不能碰)"
+            return refuse("zhedong_de_discard_no_pung", "a discarded 得 cannot be chowed, punged or won on (得不能碰)")
         if tile in hand.players[seat].flags.get(GUO_PENG, ()):
-            return f"you passed a pung of {tile_str(tile)} and have not drawn since (过碰)"
+            return refuse(
+                "zhedong_de_passed_pung",
+                "you passed a pung of {tile} and have not drawn since (过碰)",
+                tile=tile_str(tile),
+            )
         return None
 
-    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None:
         if tile == self.de(hand):
-            return "the 得 cannot be konged: it only acts in a win"
+            return refuse("zhedong_de_no_kong", "the 得 cannot be konged: it only acts in a win")
         # No kong into the reserve (SPEC D1.3 item 15): the kong's replacement draw takes one
         # tile and the kong itself raises the 黄牌 line by two (杠一过二), so the tiles left
         # after the replacement must still cover the raised line.  Without this check a late
@@ -169,9 +175,13 @@ class ZhedongDe(FlipsHeadTile):
         left = hand.wall.remaining() - 1
         reserve = reserve_after_kongs(hand.kongs_made + 1)
         if left < reserve:
-            return (
-                f"no kong into the reserve: after its replacement draw {left} tiles would be left, "
-                f"fewer than the {reserve} that must stay with {hand.kongs_made + 1} kong(s) (杠一过二)"
+            return refuse(
+                "zhedong_de_kong_into_reserve",
+                "no kong into the reserve: after its replacement draw {left} tiles would be left, "
+                "fewer than the {reserve} that must stay with {kongs} kong(s) (杠一过二)",
+                left=left,
+                reserve=reserve,
+                kongs=hand.kongs_made + 1,
             )
         return None
 
@@ -192,12 +202,12 @@ class ZhedongDe(FlipsHeadTile):
         return hand.wall.remaining() > reserve_after_kongs(hand.kongs_made)
 
     # --------------------------------------------------------------------- wins
-    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
         de = self.de(hand)
         if ctx.source != "self_draw" and ctx.tile == de:
-            return "a discarded 得 cannot be won on (得不能和)"
+            return refuse("zhedong_de_discard_no_win", "a discarded 得 cannot be won on (得不能和)")
         if not can_win(ctx.counts, de):
-            return "not a winning hand"
+            return NOT_A_WIN
         return WinVerdict(patterns=[ctx.source], data={})
 
     # ------------------------------------------------------------------ scoring
@@ -351,6 +361,3 @@ def _score_lines(seat: int, score: HandScore, winner: bool) -> list[BreakdownIte
     label = f"{who} {'和家' if winner else '闲家'}牌点" + (" 腊子" if score.total >= CAP else "")
     lines.append(BreakdownItem(f"{seat_name(seat)}:total", label, score.total, score.formula()))
     return lines
-
-
-register(ZhedongDe())

@@ -7,7 +7,7 @@ replacements; normal draws stop at the 财神 (流局).  Every 白板 is a natur
 of the 财神's kind (unless the 财神 is 白板 itself): it chows, pungs and wins at
 that face — the machine's ``chow_stand_ins`` hook lets it sit in a chow.
 
-Hand analysis lives in :mod:`wenzhou_hands`, settlement in :mod:`wenzhou_scoring`.
+Hand analysis lives in :mod:`.hands`, settlement in :mod:`.scoring`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from games.engine.options import Option, OptionsError, OptionsSchema
+from games.engine.refusals import Refusal, refuse
 from games.engine.state import (
     KONG,
     KONG_EXPOSED,
@@ -30,9 +31,8 @@ from games.engine.state import (
     Result,
 )
 from games.engine.tiles import GREEN, NUM_KINDS, RED, WHITE, Tile, standard_set, tile_str
-from games.engine.variants import register
-from games.engine.variants.base import PreHandQuestion, ScenarioError, Variant, WinVerdict
-from games.engine.variants.wenzhou_hands import (
+from games.engine.variants.base import NOT_A_WIN, PreHandQuestion, ScenarioError, Variant, WinVerdict
+from games.engine.variants.wenzhou.hands import (
     CLASS_LABEL,
     CLASS_MULT,
     PAOMA_LABELS,
@@ -44,7 +44,7 @@ from games.engine.variants.wenzhou_hands import (
     paoma_state,
     quick_win,
 )
-from games.engine.variants.wenzhou_scoring import (
+from games.engine.variants.wenzhou.scoring import (
     TIERS,
     caishen_score,
     dealer_item,
@@ -67,6 +67,10 @@ _STAND_INS: Final[dict[Tile, Mapping[Tile, Tile]]] = {w: ({WHITE: w} if w != WHI
 _HONOUR_KINDS: Final = tuple(range(27, NUM_KINDS))
 _CLAIM_MELDS: Final = frozenset({MELD_CHOW, MELD_PUNG, KONG_EXPOSED})
 _SEATS = "ESWN"
+
+
+# Asked for every held tile while a 财神 is in hand: made once.
+_NO_CAISHEN_DISCARD = refuse("wenzhou_caishen_no_discard", "a 财神 can never be discarded (财神不能打出)")
 
 
 def _names(tiles: Sequence[Tile]) -> str:
@@ -219,10 +223,10 @@ class Wenzhou(Variant):
     def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]:
         return _STAND_INS[hand.extra["wilds"][0]]
 
-    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         wild = hand.extra["wilds"][0]
         if tile == wild:
-            return "a 财神 can never be discarded (财神不能打出)"
+            return _NO_CAISHEN_DISCARD
         counts = hand.players[seat].counts
         if 1 not in counts[27:NUM_KINDS]:
             return None  # no single honour: free choice (asked for every held kind, so kept cheap)
@@ -234,10 +238,18 @@ class Wenzhou(Variant):
         if follow:
             if tile in follow:
                 return None
-            return f"you must follow the last discard with your single {_names(follow)} (跟打单张风字牌)"
+            return refuse(
+                "wenzhou_follow_single_honour",
+                "you must follow the last discard with your single {tiles} (跟打单张风字牌)",
+                tiles=_names(follow),
+            )
         if tile in singles:
             return None
-        return f"you hold single winds/dragons ({_names(singles)}): discard one of them first (先打单张风字牌)"
+        return refuse(
+            "wenzhou_single_honours_first",
+            "you hold single winds/dragons ({tiles}): discard one of them first (先打单张风字牌)",
+            tiles=_names(singles),
+        )
 
     def _follow_targets(self, hand: Hand, singles: list[Tile]) -> list[Tile]:
         """Tier 1 of the discard rule: the single honour matching the previous discard
@@ -257,25 +269,35 @@ class Wenzhou(Variant):
         p = hand.players[seat]
         return len(p.hand) - used - p.counts[self.faces(hand).wild] <= 0
 
-    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> Refusal | None:
         if self.faces(hand).wild in rest:
-            return "a 财神 may not be used in a chow (财神不能吃牌)"
+            return refuse("wenzhou_caishen_no_chow", "a 财神 may not be used in a chow (财神不能吃牌)")
         if self._leaves_only_caishen(hand, seat, 2):
-            return "after this chow you would hold only 财神, which cannot be discarded"
+            return refuse(
+                "wenzhou_chow_leaves_only_caishen",
+                "after this chow you would hold only 财神, which cannot be discarded",
+            )
         return None
 
-    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         if tile == self.faces(hand).wild:
-            return "a 财神 may not be punged (财神不能碰)"
+            return refuse("wenzhou_caishen_no_pung", "a 财神 may not be punged (财神不能碰)")
         if tile in hand.players[seat].flags.get(PASS_PUNG, ()):
-            return f"过碰: you passed on punging {tile_str(tile)}; you may pung it again after your next draw or pung"
+            return refuse(
+                "wenzhou_passed_pung",
+                "过碰: you passed on punging {tile}; you may pung it again after your next draw or pung",
+                tile=tile_str(tile),
+            )
         if self._leaves_only_caishen(hand, seat, 2):
-            return "after this pung you would hold only 财神, which cannot be discarded"
+            return refuse(
+                "wenzhou_pung_leaves_only_caishen",
+                "after this pung you would hold only 财神, which cannot be discarded",
+            )
         return None
 
-    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None:
         if tile == self.faces(hand).wild:
-            return "a 财神 may not be konged (财神不能杠)"
+            return refuse("wenzhou_caishen_no_kong", "a 财神 may not be konged (财神不能杠)")
         return None
 
     def can_draw(self, hand: Hand) -> bool:
@@ -290,25 +312,33 @@ class Wenzhou(Variant):
         return Action(seat, WIN) if hand._self_win_refusal(seat) is None else None
 
     # --------------------------------------------------------------------- wins
-    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
         faces = self.faces(hand)
         c, wilds = faces.counts(ctx.counts)
         self_draw = ctx.source == "self_draw"
         std, pairs, ok = quick_win(c, wilds, len(ctx.melds), self_draw)
         if not ok:
-            return "not a winning hand"
+            return NOT_A_WIN
         if not self_draw:
             tile = ctx.tile
             assert tile is not None
             if tile in hand.players[ctx.seat].flags.get(PASS_WIN, ()):
-                return f"过胡: you passed on winning with {tile_str(tile)}; not again before your next draw or pung"
+                return refuse(
+                    "wenzhou_passed_win",
+                    "过胡: you passed on winning with {tile}; not again before your next draw or pung",
+                    tile=tile_str(tile),
+                )
             pre = list(c)
             pre[faces.face(tile)] -= 1
             state = paoma_state(pre, wilds, len(ctx.melds))
             if state is None and wilds >= 3 and not std:
                 state = "three_caishen"
             if state is not None:
-                return f"跑马 ({PAOMA_LABELS[state]}): this hand may only be won by self-draw (只能自摸)"
+                return refuse(
+                    "wenzhou_paoma_self_draw_only",
+                    "跑马 ({form}): this hand may only be won by self-draw (只能自摸)",
+                    form=PAOMA_LABELS[state],
+                )
         facts = WinFacts(
             source=ctx.source,
             tile=ctx.tile,
@@ -555,6 +585,3 @@ class Wenzhou(Variant):
     def public_flags(self, flags: Mapping[str, Any]) -> dict[str, Any]:
         # 过碰/过胡 would tell the others what the player could have claimed.
         return {k: v for k, v in flags.items() if k not in _PRIVATE_FLAGS}
-
-
-register(Wenzhou())

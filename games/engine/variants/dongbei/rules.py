@@ -12,7 +12,7 @@ No wilds, no flowers, 13 + 1 tiles.  What sets it apart:
   all are; the last four drawable tiles go one to each player, who may only
   win on it by self-draw — otherwise it is laid aside (a "discard" nobody may
   claim), and no kong is made on them;
-* scoring by 番 doubling with the losers' own penalty 番 (dongbei_scoring), plus
+* scoring by 番 doubling with the losers' own penalty 番 (scoring.py), plus
   杠分, 撵庄 and 飘 side scores.
 """
 
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from games.engine import shapes
 from games.engine.hand import BY_REPLACEMENT, PLAY
 from games.engine.options import Option, OptionsError, OptionsSchema
+from games.engine.refusals import Refusal, refuse
 from games.engine.state import (
     DISCARD,
     KONG,
@@ -40,9 +41,9 @@ from games.engine.state import (
     Result,
 )
 from games.engine.tiles import NUM_KINDS, Tile, tile_str
-from games.engine.variants import register
 from games.engine.variants.base import PreHandQuestion, Variant, WinVerdict
-from games.engine.variants.dongbei_scoring import (
+from games.engine.variants.dongbei.hands import could_wait, has_yaojiu, may_be_ready, waiting_tiles, win_forms
+from games.engine.variants.dongbei.scoring import (
     AFTER_KONG,
     NIANZHUANG_COUNT,
     NIANZHUANG_TILE,
@@ -51,7 +52,6 @@ from games.engine.variants.dongbei_scoring import (
     settle_draw,
     settle_win,
 )
-from games.engine.variants.dongbei_shapes import could_wait, has_yaojiu, may_be_ready, waiting_tiles, win_forms
 from games.engine.wall import Wall, seed_commitment
 
 if TYPE_CHECKING:
@@ -109,6 +109,13 @@ def deal_positions() -> list[tuple[int, int]]:
 
 
 PIAO_AMOUNTS = (0, 1, 2, 3, 5, 10, 20, 50, 100)  # 飘 bets offered, in 底注 units
+
+# Refusals met on most turns (every held tile in the last four, most win checks): made once.
+_FINAL_NO_DISCARD = refuse(
+    "dongbei_final_no_discard",
+    "the last four tiles are not played: only the tile just drawn is laid aside (每人抓的最后一张牌不用打)",
+)
+_NOT_A_WIN = refuse("dongbei_not_a_win", "not a winning hand (four melds and a pair, 七小对 or 十三幺)")
 
 
 class Dongbei(Variant):
@@ -262,44 +269,53 @@ class Dongbei(Variant):
             events.append(Event("final_round", None, {"tiles": FINAL_ROUND}))
 
     # -------------------------------------------------------------------- rules
-    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         p = hand.players[seat]
         if p.drawn is None or tile == p.drawn:
             return None
         if hand.extra.get(FINAL):
-            return (
-                "the last four tiles are not played: only the tile just drawn is laid aside (每人抓的最后一张牌不用打)"
-            )
+            return _FINAL_NO_DISCARD
         if p.flags.get(READY):
             drawn = tile_str(p.drawn)
-            return f"after 报听 your hand may not change: discard the tile just drawn, {drawn} (报听后不能换牌)"
+            return refuse(
+                "dongbei_ready_discard_drawn",
+                "after 报听 your hand may not change: discard the tile just drawn, {tile} (报听后不能换牌)",
+                tile=drawn,
+            )
         return None
 
-    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> str | None:
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> Refusal | None:
         return self._claim_block(hand, seat, "chow")
 
-    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> str | None:
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
         return self._claim_block(hand, seat, "pung")
 
-    def _claim_block(self, hand: Hand, seat: int, what: str) -> str | None:
+    def _claim_block(self, hand: Hand, seat: int, what: str) -> Refusal | None:
         if hand.extra.get(FINAL):
-            return "a tile laid aside in the last four cannot be claimed"
+            return refuse("dongbei_final_no_claim", "a tile laid aside in the last four cannot be claimed")
         if hand.players[seat].flags.get(READY):
-            return f"after 报听 you may not {what} (报听后不能吃碰)"
+            return refuse("dongbei_ready_no_claim", "after 报听 you may not {verb} (报听后不能吃碰)", verb=what)
         return None
 
-    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> str | None:
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None:
         if hand.extra.get(FINAL):
-            return "no kong on the last four tiles (最后4张不可以杠)"
+            return refuse("dongbei_final_no_kong", "no kong on the last four tiles (最后4张不可以杠)")
         if hand.wall.remaining() <= FINAL_ROUND:
-            return "no kong now: its replacement would be one of the last four tiles (最后4张不可以杠)"
+            return refuse(
+                "dongbei_kong_replacement_in_final",
+                "no kong now: its replacement would be one of the last four tiles (最后4张不可以杠)",
+            )
         p = hand.players[seat]
         if p.flags.get(READY) and hand.options["ready_kong_keeps_wait"]:
             counts = list(p.counts[:NUM_KINDS])
             counts[tile] -= {KONG_EXPOSED: 3, KONG_CONCEALED: 4, KONG_ADDED: 1}[kind]
             melds = len(p.melds) + (0 if kind == KONG_ADDED else 1)
             if waiting_tiles(counts, melds) != p.flags.get(READY_WAITS):
-                return f"after 报听 a kong may not change your winning tiles: konging {tile_str(tile)} would"
+                return refuse(
+                    "dongbei_ready_kong_changes_wait",
+                    "after 报听 a kong may not change your winning tiles: konging {tile} would",
+                    tile=tile_str(tile),
+                )
         return None
 
     # --------------------------------------------------------------------- 报听
@@ -335,31 +351,39 @@ class Dongbei(Variant):
             counts[t] += 1
         return acts
 
-    def extra_refusal(self, hand: Hand, action: Action) -> str | None:
+    def extra_refusal(self, hand: Hand, action: Action) -> Refusal | None:
         if action.kind != READY:
-            return f"unknown action {action.kind!r}"
+            return refuse("unknown_action", "unknown action {verb!r}", verb=action.kind)
         if action.tiles is not None:
-            return "报听 names one tile: the discard made with it"
+            return refuse("dongbei_ready_names_one_tile", "报听 names one tile: the discard made with it")
         t = action.tile
         if t is None:
-            return "报听 is declared with a discard: name the tile (报听时打出一张牌)"
+            return refuse(
+                "dongbei_ready_needs_tile", "报听 is declared with a discard: name the tile (报听时打出一张牌)"
+            )
         p = hand.players[action.seat]
         if p.flags.get(READY):
-            return "you have already declared 听 (已报听)"
+            return refuse("dongbei_already_ready", "you have already declared 听 (已报听)")
         if hand.extra.get(FINAL):
-            return "no 报听 on the last four tiles"
+            return refuse("dongbei_final_no_ready", "no 报听 on the last four tiles")
         if not p.counts[t]:
-            return f"{tile_str(t)} is not in your hand"
+            return refuse("tile_not_in_hand", "{tile} is not in your hand", tile=tile_str(t))
         refused = self.discard_refusal(hand, action.seat, t)
         if refused is not None:
             return refused
         waits = self.ready_waits(hand, action.seat, t)
         if not waits:
-            return f"after discarding {tile_str(t)} your hand waits on nothing: 报听 needs a ready hand (听牌)"
+            return refuse(
+                "dongbei_ready_needs_wait",
+                "after discarding {tile} your hand waits on nothing: 报听 needs a ready hand (听牌)",
+                tile=tile_str(t),
+            )
         if not self._ready_ok(hand, waits):
-            return (
-                f"after discarding {tile_str(t)} your hand waits on {', '.join(tile_str(w) for w in waits)}:"
-                " 报听 needs a single winning tile (只胡一张牌)"
+            return refuse(
+                "dongbei_ready_needs_single_wait",
+                "after discarding {tile} your hand waits on {tiles}: 报听 needs a single winning tile (只胡一张牌)",
+                tile=tile_str(t),
+                tiles=", ".join(tile_str(w) for w in waits),
             )
         return None
 
@@ -413,16 +437,19 @@ class Dongbei(Variant):
             hand.extra[NIANZHUANG_COUNT] = -1
 
     # --------------------------------------------------------------------- wins
-    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | str:
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
         if ctx.source != "self_draw" and hand.extra.get(FINAL):
-            return "a tile laid aside in the last four cannot be won on: only self-draw wins there"
+            return refuse(
+                "dongbei_final_no_discard_win",
+                "a tile laid aside in the last four cannot be won on: only self-draw wins there",
+            )
         counts = ctx.counts[:NUM_KINDS]
         forms = win_forms(counts, len(ctx.melds))
         if forms:
             return WinVerdict(patterns=forms, data={})
         if not ctx.melds and shapes.SEVEN_PAIRS.is_win(counts, 0) and not has_yaojiu(counts):
-            return "七小对 must hold a 1, 9 or honour (不可少幺九)"
-        return "not a winning hand (four melds and a pair, 七小对 or 十三幺)"
+            return refuse("dongbei_seven_pairs_need_yaojiu", "七小对 must hold a 1, 9 or honour (不可少幺九)")
+        return _NOT_A_WIN
 
     # ------------------------------------------------------------------ scoring
     def settle_win(self, hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
@@ -461,7 +488,5 @@ class Dongbei(Variant):
         # The 听 mark is public; the tiles it waits on are not.
         return {k: v for k, v in flags.items() if k != READY_WAITS}
 
-
-register(Dongbei())
 
 __all__ = ["Dongbei", "deal_positions", "first_dealer", "opening_wall", "roll_die"]

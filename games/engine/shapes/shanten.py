@@ -1,0 +1,131 @@
+"""Standard-shape shanten from per-component cover tables.
+
+:func:`shanten_special` (the special forms' shanten) lives in :mod:`games.engine.shapes.forms`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from games.engine.shapes.keys import suit_keys
+from games.engine.shapes.tables import _CACHE_LIMIT, MAX_MELDS, POW5
+
+# Cover tables: for a component key, cover[p * (MAX_MELDS + 1) + g] is the
+# largest number of its real tiles that fit into g melds plus (p = 1) a pair,
+# every missing tile being a joker.  Shanten follows from the best cover: the
+# tiles not covered must be exchanged, wilds and fresh draws fill the gaps.
+# The last entry is the meld count past which the cover stops growing, so
+# that combining components only tries meld splits that can matter.
+_G1: Final = MAX_MELDS + 1
+_Cover = tuple[int, ...]
+_EMPTY_COVER: Final = (0,) * (2 * _G1) + (0,)
+_SUIT_COVER: dict[int, _Cover] = {0: _EMPTY_COVER}
+_HONOUR_COVER: dict[int, _Cover] = {0: _EMPTY_COVER}
+
+
+def _saturation(best: Sequence[int]) -> int:
+    top = _G1 - 1
+    while top > 0 and best[top - 1] == best[top] and best[_G1 + top - 1] == best[_G1 + top]:
+        top -= 1
+    return top
+
+
+def _cover(key: int, honours: bool) -> _Cover:
+    memo = _HONOUR_COVER if honours else _SUIT_COVER
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    p = 1
+    while key // p % 5 == 0:
+        p *= 5
+    c = key // p % 5
+    # Dropping the lowest tile (it is exchanged) is always possible.
+    best = list(_cover(key - p, honours)[: 2 * _G1])
+    # (tiles covered, sub-key) for each way the lowest tile joins a meld.
+    melds = [(a, key - a * p) for a in range(1, min(c, 3) + 1)]
+    if not honours and p <= POW5[7]:
+        c1 = key // (5 * p) % 5
+        c2 = key // (25 * p) % 5 if p <= POW5[6] else 0
+        if c1:
+            melds.append((2, key - 6 * p))
+        if c2:
+            melds.append((2, key - 26 * p))
+        if c1 and c2:
+            melds.append((3, key - 31 * p))
+    for n, sub in melds:
+        s = _cover(sub, honours)
+        for g in range(1, _G1):
+            v = n + s[g - 1]
+            if v > best[g]:
+                best[g] = v
+            v = n + s[_G1 + g - 1]
+            if v > best[_G1 + g]:
+                best[_G1 + g] = v
+    for a in range(1, min(c, 2) + 1):  # the pair, with the rest in melds only
+        s = _cover(key - a * p, honours)
+        for g in range(_G1):
+            v = a + s[g]
+            if v > best[_G1 + g]:
+                best[_G1 + g] = v
+    best.append(_saturation(best))
+    result = tuple(best)
+    if len(memo) >= _CACHE_LIMIT:
+        memo.clear()
+        memo[0] = _EMPTY_COVER
+    memo[key] = result
+    return result
+
+
+def _join(a: _Cover, b: _Cover, upto: int) -> _Cover:
+    """Max-plus convolution of two covers over melds (up to ``upto`` melds),
+    with the pair in either.  Melds beyond a side's saturation add nothing
+    there, which bounds the split loop."""
+    sa, sb = a[-1], b[-1]
+    top = min(upto, sa + sb)
+    out = [0] * (2 * _G1 + 1)
+    for g in range(top + 1):
+        best0 = best1 = 0
+        for g1 in range(max(0, g - sb), min(g, sa) + 1):
+            g2 = g - g1
+            v = a[g1] + b[g2]
+            if v > best0:
+                best0 = v
+            v = a[_G1 + g1] + b[g2]
+            if v > best1:
+                best1 = v
+            v = a[g1] + b[_G1 + g2]
+            if v > best1:
+                best1 = v
+        out[g] = best0
+        out[_G1 + g] = best1
+    for g in range(top + 1, upto + 1):  # saturated: more melds cover nothing more
+        out[g] = out[top]
+        out[_G1 + g] = out[_G1 + top]
+    # Past `upto` nothing is computed; no caller looks there.
+    out[-1] = top
+    return tuple(out)
+
+
+def shanten(counts: Sequence[int], wilds: int) -> int:
+    """Standard-shape shanten: -1 complete, 0 ready, n = n exchanges from ready.
+
+    Works for 3n+1 and 3n+2 hands of up to 17 tiles (wilds included).  It is
+    the exact count of real tiles that must be swapped for fresh draws, where
+    draws may be any tile (the four-copy limit of drawn tiles is ignored, as
+    usual); wilds are never swapped.
+    """
+    size = sum(counts) + wilds
+    if size % 3 == 0:
+        raise ValueError(f"shanten needs a 3n+1 or 3n+2 hand, got {size} tiles")
+    melds = size // 3
+    if melds > MAX_MELDS:
+        raise ValueError(f"shanten supports at most {3 * MAX_MELDS + 2} tiles, got {size}")
+    keys = suit_keys(counts)
+    acc: _Cover | None = None
+    for comp in range(4):
+        if keys[comp]:  # an empty component covers nothing: skip the join
+            cov = _cover(keys[comp], comp == 3)
+            acc = cov if acc is None else _join(acc, cov, melds)
+    best = 0 if acc is None else acc[_G1 + melds]
+    return 3 * melds + 1 - wilds - best
