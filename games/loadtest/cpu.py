@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -85,13 +86,23 @@ def server_processes(
     return found
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of one process (0 if it is gone)."""
+def cpu_seconds(pid: int, with_children: bool = False) -> float:
+    """User + system CPU seconds of one process (0 if it is gone); ``with_children`` adds what
+    its children that have exited used (cutime + cstime: the kernel adds a child's time there
+    when the parent reaps it)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICKS
+    used = int(fields[11]) + int(fields[12])
+    if with_children:
+        used += int(fields[13]) + int(fields[14])
+    return used / TICKS
+
+
+def is_postmaster(proc: Proc) -> bool:
+    """PostgreSQL's main process: its command line is the server binary's path, not a title."""
+    return proc.name == "postgres" and _cmdline(proc.pid).startswith("/usr/lib/postgresql")
 
 
 def main_thread_seconds(pid: int) -> float:
@@ -113,10 +124,18 @@ def machine_busy() -> tuple[float, float]:
 
 
 class CpuMeter:
-    """CPU used by the server processes (and by this client) between start() and stop()."""
+    """CPU used by the server processes (and by this client) between start() and stop().
 
-    def __init__(self, procs: list[Proc]) -> None:
+    Processes come and go during a run — PostgreSQL starts a backend per connection and Django
+    closes its connections after ``DJANGO_CONN_MAX_AGE`` — so with ``rescan`` the list is read
+    again at stop() and a process that appeared meanwhile counts whole; a backend that exited
+    meanwhile is counted through the postmaster's children time (``cpu_seconds(with_children)``;
+    of any database, as the kernel does not say which)."""
+
+    def __init__(self, procs: list[Proc], rescan: Callable[[], list[Proc]] | None = None) -> None:
         self.procs = procs
+        self.rescan = rescan
+        self._postmasters = {p.pid for p in procs if is_postmaster(p)}
         self.before: dict[int, float] = {}
         self.after: dict[int, float] = {}
         self.loop_before: dict[int, float] = {}
@@ -124,14 +143,23 @@ class CpuMeter:
         self.client_before = self.client_after = 0.0
         self.machine_before = self.machine_after = (0.0, 0.0)
 
+    def _seconds(self, pid: int) -> float:
+        return cpu_seconds(pid, with_children=pid in self._postmasters)
+
     def start(self) -> None:
-        self.before = {p.pid: cpu_seconds(p.pid) for p in self.procs}
+        self.before = {p.pid: self._seconds(p.pid) for p in self.procs}
         self.loop_before = {p.pid: main_thread_seconds(p.pid) for p in self.procs if p.name == "daphne"}
         self.client_before = cpu_seconds(os.getpid())
         self.machine_before = machine_busy()
 
     def stop(self) -> None:
-        self.after = {p.pid: cpu_seconds(p.pid) for p in self.procs}
+        if self.rescan is not None:
+            known = {p.pid for p in self.procs}
+            for p in self.rescan():
+                if p.pid not in known:  # appeared during the run: all its time is the run's
+                    self.procs.append(p)
+                    self.before[p.pid] = 0.0
+        self.after = {p.pid: self._seconds(p.pid) for p in self.procs}
         self.loop_after = {p.pid: main_thread_seconds(p.pid) for p in self.procs if p.name == "daphne"}
         self.client_after = cpu_seconds(os.getpid())
         self.machine_after = machine_busy()

@@ -7,8 +7,11 @@ capacity with no way to refuse.  With one, two seats per table are readied here 
 ready up through the server's REST API (``POST /api/tables/<id>/ready/``, signed in with the
 seat's session, as a player's browser or script would), table after table, spread evenly over
 the ramp.  A ``503`` with ``Retry-After`` (games/overload.py: the process is saturated) is
-counted and the seat asks again after ``min(Retry-After, RETRY_CAP)`` seconds — players try
-again — until the run ends.
+counted and the seat asks again after ``min(Retry-After, RETRY_CAP)`` seconds, jittered by
+±50 % — players try again, each at their own moment — until the run ends.  (Without the
+jitter every refused table asked again in the same instant every 10 s: a burst of a few hundred
+connections that stalled the event loop for half a second, a p95 the server would not see from
+people.)
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,9 +84,12 @@ def ready_post(base: str, seat: Seat, csrf: str) -> tuple[int, dict[str, Any], s
         conn.close()
 
 
-async def arrive(base: str, seats: list[Seat], delay: float, until: float, arrivals: Arrivals) -> None:
+async def arrive(
+    base: str, seats: list[Seat], delay: float, until: float, arrivals: Arrivals, rng: random.Random | None = None
+) -> None:
     """One table's last two seats ready up at ``delay`` seconds from now, the second asking
     again after each refusal until the loop's time ``until``."""
+    rng = rng or random.Random()
     loop = asyncio.get_running_loop()
     await asyncio.sleep(delay)
     csrf = secrets.token_hex(16)  # 32 characters: Django's unmasked secret length
@@ -100,7 +107,7 @@ async def arrive(base: str, seats: list[Seat], delay: float, until: float, arriv
                 arrivals.refused_tables.add(table)
                 arrivals.message = arrivals.message or str(body.get("detail", ""))
                 wait = min(float(retry_after or RETRY_CAP), RETRY_CAP)
-                await asyncio.sleep(wait)
+                await asyncio.sleep(wait * rng.uniform(0.5, 1.5))
                 continue
             if status >= 300:
                 arrivals.failed += 1

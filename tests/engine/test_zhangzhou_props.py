@@ -17,6 +17,7 @@ from games.engine.state import DISCARD, PASS, WIN, Action
 from games.engine.tiles import is_flower, parse_tile
 from games.engine.variants import get_variant
 from games.engine.variants.zhangzhou.rules import PROMPT, RANK, ROB_GOLD, ROB_KONG, YOU
+from tests.engine.rig import SCENARIOS
 from tests.engine.test_properties import (
     check_counts_in_step,
     check_events_private,

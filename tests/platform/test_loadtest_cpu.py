@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from games.loadtest.cpu import backend_database, server_processes
+from games.loadtest.cpu import CpuMeter, Proc, backend_database, server_processes
 
 
 def test_a_backend_title_names_its_database() -> None:
@@ -40,3 +40,24 @@ def test_only_the_servers_of_this_database_are_metered() -> None:
         for p in procs:
             p.kill()
             p.wait()
+
+
+def test_a_process_that_appears_during_the_run_is_counted() -> None:
+    """The meter reads the list again at stop: a server (or a PostgreSQL backend) started after
+    the start counts with all its time."""
+    spinner: list[subprocess.Popen[bytes]] = []
+
+    def scan() -> list[Proc]:
+        return [Proc(p.pid, "daphne") for p in spinner]
+
+    meter = CpuMeter(scan(), rescan=scan)
+    meter.start()
+    spinner.append(
+        subprocess.Popen([sys.executable, "-c", "import time\nt=time.time()\nwhile time.time()-t<0.6: pass"])
+    )
+    try:
+        time.sleep(0.5)  # the spinner burns CPU meanwhile
+        meter.stop()
+    finally:
+        spinner[0].wait(timeout=10)
+    assert meter.report(1.0)["daphne"] > 20  # ~40 % of a core over the second

@@ -167,8 +167,11 @@ class Command(BaseCommand):
         # DATABASE_URL as this command's (other daphne or Celery processes on the machine are not
         # counted — another person's, another test run's).
         database_url = os.environ.get("DATABASE_URL") or None
-        found = server_processes(with_services=True, database_url=database_url) if procs is None else procs
-        meter = CpuMeter(found)
+
+        def scan() -> list[Proc]:
+            return server_processes(with_services=True, database_url=database_url)
+
+        meter = CpuMeter(scan(), rescan=scan) if procs is None else CpuMeter(procs)
         stats.latencies.clear()
         seqs_before = await asyncio.to_thread(setup.hand_seqs, tag)
         meter.start()
@@ -238,7 +241,8 @@ class Command(BaseCommand):
         for i, (table, table_seats) in enumerate(sorted(by_table.items())):
             late = sorted((s for s in table_seats if s.position >= 2), key=lambda s: s.position)
             base = urls[(table + late[0].position) % len(urls)]  # the server the seat's socket talks to
-            tasks.append(asyncio.create_task(ramp.arrive(base, late, i * spread / len(by_table), until, arrivals)))
+            rng = random.Random(f"{options['seed']}:{table}")
+            tasks.append(asyncio.create_task(ramp.arrive(base, late, i * spread / len(by_table), until, arrivals, rng)))
         await asyncio.sleep(spread)
         return arrivals, tasks
 
