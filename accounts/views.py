@@ -128,7 +128,29 @@ def profile(request: HttpRequest) -> HttpResponse:
             return response
     else:
         form = ProfileForm(instance=account)
-    return render(request, "accounts/profile.html", {"form": form, "profile": account})
+    return render(
+        request,
+        "accounts/profile.html",
+        {"form": form, "profile": account, "recent_hands": recent_hands(_me(request))},
+    )
+
+
+RECENT_HANDS = 20
+
+
+def recent_hands(user: Any) -> list[Any]:
+    """The user's latest finished hands, newest first, for their replay links (issue 19: replays
+    could not be found).  The games app is looked up, not imported: it builds on this one."""
+    from django.apps import apps
+
+    Hand = apps.get_model("games", "Hand")
+    return list(
+        Hand.objects.filter(table__seats__user=user, status="finished")
+        .select_related("table")
+        .only("pk", "number", "finished_at", "table__id", "table__hands_total")
+        .order_by("-finished_at", "-pk")
+        .distinct()[:RECENT_HANDS]
+    )
 
 
 def _own_wallet(request: HttpRequest) -> Wallet:

@@ -395,6 +395,8 @@ class TableConsumer(DirectDispatchConsumer):
                 await self.send_snapshot("resync")
         elif kind == "choose":
             await self.choose(content)
+        elif kind == "autoplay":
+            await self.autoplay(content)
         else:
             await self.send_json(
                 _refusal(
@@ -468,6 +470,21 @@ class TableConsumer(DirectDispatchConsumer):
             log.exception("choice failed", extra={"table": self.table_id, "seat": self.position})
             await self.send_json(
                 _refusal("refused", "the server could not record the answer: try again", "server_failed_choice")
+            )
+
+    async def autoplay(self, content: dict[str, Any]) -> None:
+        """``{"type": "autoplay", "on": false}``: take the seat off 托管 (or put it on)."""
+        if self.position is None:
+            await self.send_json(_refusal("refused", "spectators cannot use 托管", "spectator_cannot_autoplay"))
+            return
+        try:
+            await database_sync_to_async(services.set_auto_play)(self.table_id, self.scope["user"], content.get("on"))
+        except services.Refused as exc:
+            await self.send_json(_refusal("refused", str(exc), exc.code, exc.params))
+        except Exception:
+            log.exception("auto-play switch failed", extra={"table": self.table_id, "seat": self.position})
+            await self.send_json(
+                _refusal("refused", "the server could not switch 托管: try again", "server_failed_autoplay")
             )
 
     async def ping(self, content: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ from games.models import ROOM_CODE_ALPHABET, Table
 from mahjong_platform.limits import STAKE_MAX
 
 OPTION_PREFIX = "opt_"
+TABLE_FIELDS = ("stake", "hands_total", "turn_seconds", "claim_seconds", "is_private")
 # The stake is the table's 底分: the schema's own `base` stays at its default so that the two never multiply.
 HIDDEN_OPTIONS = frozenset({"base"})
 
@@ -63,7 +64,14 @@ def variant_choices() -> list[tuple[str, str]]:
 class TableForm(forms.Form):
     """The create-table form for one variant; its option fields come from that variant's schema."""
 
-    variant = forms.ChoiceField(label=_("Rule set"), choices=variant_choices, widget=forms.HiddenInput)
+    # The rule set is picked in the form itself (issue 19): what the list shows is what is created.
+    # ``options_for`` names the rule set whose option fields the page showed; when a browser
+    # without JavaScript changes the list, the two differ and the view shows the new rule set's
+    # options instead of creating a table with options the player never saw.
+    variant = forms.ChoiceField(
+        label=_("Rule set"), choices=variant_choices, widget=forms.Select(attrs={"data-variant-select": ""})
+    )
+    options_for = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-options-for": ""}))
     stake = forms.IntegerField(
         label=_("Stake (底分)"),
         initial=1,
@@ -88,6 +96,7 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.variant_rules = variant
         self.fields["variant"].initial = variant.key
+        self.fields["options_for"].initial = variant.key
         self.option_names: list[str] = []
         for option in form_options(variant):
             name = OPTION_PREFIX + option.key
@@ -106,7 +115,17 @@ class TableForm(forms.Form):
 
     @property
     def table_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("stake", "hands_total", "turn_seconds", "claim_seconds", "is_private")]
+        return [self[name] for name in TABLE_FIELDS]
+
+    def with_table_terms_of(self, data: Any) -> TableForm:
+        """This (unbound) form showing the table's terms a player already typed in ``data``:
+        switching the rule set must not wipe out the stake or the number of hands."""
+        for name in TABLE_FIELDS:
+            if name == "is_private":
+                self.initial[name] = bool(data.get(name))
+            elif data.get(name) not in (None, ""):
+                self.initial[name] = data.get(name)
+        return self
 
     def create_kwargs(self) -> dict[str, Any]:
         """The arguments of ``services.create_table`` (after ``is_valid()``)."""
@@ -120,6 +139,16 @@ class TableForm(forms.Form):
             "claim_seconds": data["claim_seconds"],
             "is_private": data["is_private"],
         }
+
+
+def option_sets(exclude: str | None = None) -> list[tuple[Variant, list[forms.BoundField]]]:
+    """Each rule set's option fields at their defaults (the create page keeps them in inert
+    ``<template>`` elements, so that picking a rule set shows its options without a round trip)."""
+    out = []
+    for variant in all_variants():
+        if variant.key != exclude:
+            out.append((variant, TableForm(variant).option_fields))
+    return out
 
 
 def variant_or_default(key: str | None) -> Variant:

@@ -66,8 +66,8 @@ def seat_list(seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def match_scores(table: Table) -> dict[str, int]:
-    """Wallet units won or lost per chair over the finished hands of this match (kept on the
-    table row by settlement: no query on the hot path)."""
+    """Wallet units won or lost per chair over the finished hands of this match — points on a
+    score-only table (stake 0) — kept on the table row by settlement: no query on the hot path."""
     return {str(p): int((table.scores or {}).get(str(p), 0)) for p in range(4)}
 
 

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import join_limits, overload, rules, services
 from games.access import can_open, remember_room_code, state_for_reader
 from games.engine.variants import all_variants, get_variant
-from games.forms import JoinForm, LobbyFilterForm, TableForm, variant_or_default
+from games.forms import JoinForm, LobbyFilterForm, TableForm, option_sets, variant_or_default
 from games.models import Table
 
 LISTED_STATUSES = (Table.WAITING, Table.PLAYING)
@@ -154,12 +154,24 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
-    """Create a table: the variant is chosen first (``?variant=``), then its options and the table's terms."""
+    """Create a table: the rule set (preselected by ``?variant=``), its options and the table's terms.
+
+    One form: the rule set's list is part of it, so the table created is the one the list shows;
+    the page's script swaps in the options of the rule set picked, and without the script the
+    server does (``options_for``)."""
     key = request.POST.get("variant") if request.method == "POST" else request.GET.get("variant")
     variant = variant_or_default(key)
     refused = None
+    switched = False
     retry_after: int | None = None
-    if request.method == "POST":
+    shown = request.POST.get("options_for") if request.method == "POST" else None
+    if request.method == "POST" and shown and shown != variant.key:
+        # The list was changed in a browser without JavaScript: the page showed another rule
+        # set's options.  Show this one's (at their defaults, the table's terms kept) rather
+        # than create a table whose options the player never saw.
+        form = TableForm(variant).with_table_terms_of(request.POST)
+        switched = True
+    elif request.method == "POST":
         form = TableForm(variant, request.POST)
         if form.is_valid():
             try:
@@ -176,8 +188,16 @@ def create(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "games/create.html",
-        {"form": form, "variant": variant, "variants": all_variants(), "refused": refused},
-        status=(503 if retry_after is not None else 400) if request.method == "POST" else 200,
+        {
+            "form": form,
+            "variant": variant,
+            "variants": all_variants(),
+            "refused": refused,
+            "switched": switched,
+            # Every other rule set's options, for the page's script to swap in at once.
+            "option_sets": option_sets(exclude=variant.key),
+        },
+        status=(503 if retry_after is not None else 400) if request.method == "POST" and not switched else 200,
     )
     if retry_after is not None:  # the form is kept filled in: the player resubmits it later
         response["Retry-After"] = str(retry_after)

@@ -32,3 +32,11 @@ def reason_label(reason: str) -> Any:
 @register.filter
 def signed(amount: int) -> str:
     return f"{amount:+d}" if amount else "0"
+
+
+@register.filter
+def hand_of(reference: str) -> int | None:
+    """The hand a ledger entry settles ("hand:42" -> 42), so its row can link the replay; None
+    for every other reference (grants, adjustments, holds, escape penalties)."""
+    kind, _, rest = (reference or "").partition(":")
+    return int(rest) if kind == "hand" and rest.isdigit() else None

@@ -10,6 +10,7 @@ One module per concern; callers use this package (``from games import services``
 * ``settlement`` — booking finished hands into wallets, idempotently, and the sweeper's marks;
 * ``holds`` — each match's stake held in the wallets from its start to its end;
 * ``presence`` — sockets coming and going, 托管 after disconnects, walking out (逃跑);
+* ``autoplay`` — 托管 by the player's own choice (on, and off again);
 * ``reads`` — snapshots for sockets, and the seats as they are (no lock);
 * ``locks`` — the row locks of every writer, and the one order they are taken in;
 * ``wakes`` — what a timer's wake-up does (a hand's deadline, the ready countdown), and the
@@ -25,7 +26,8 @@ they call (games/apps.py).
 
 from __future__ import annotations
 
-from games.services import holds, lobby, locks, match, play, presence, reads, settlement, wakes
+from games.services import autoplay, holds, lobby, locks, match, play, presence, reads, settlement, wakes
+from games.services.autoplay import set_auto_play
 from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token, setting
 from games.services.holds import StakeNotCovered
 from games.services.lobby import add_bots, create_table, min_balance, set_ready, sit, stand
@@ -51,6 +53,7 @@ __all__ = [
     "HandStep",
     "StakeNotCovered",
     "add_bots",
+    "autoplay",
     "begin_hand",
     "choose",
     "create_table",
@@ -71,6 +74,7 @@ __all__ = [
     "provided_seed",
     "reads",
     "record_sweep",
+    "set_auto_play",
     "set_connected",
     "set_ready",
     "setting",

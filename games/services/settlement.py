@@ -54,8 +54,11 @@ def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
         for chair, units in split_movement(moved.get(wallet_id, 0), shared).items():
             out[str(chair)] = units
     # The match's running scores, shown in every frame (the caller saves the table row, which
-    # every path here holds locked: the step's or the settlement's own lock on the hand).
-    table.scores = {c: int((table.scores or {}).get(c, 0)) + int(out.get(c, 0)) for c in ("0", "1", "2", "3")}
+    # every path here holds locked: the step's or the settlement's own lock on the hand).  On a
+    # score-only table (stake 0: tournaments) no unit moves, so they are the hands' points, as
+    # the tournament's standings count them: else every plate read 0 all match (issue 19).
+    gained = out if stake else {str(row.position_of(s)): int(p) for s, p in enumerate(result.deltas)}
+    table.scores = {c: int((table.scores or {}).get(c, 0)) + int(gained.get(c, 0)) for c in ("0", "1", "2", "3")}
     _release_stakes(row, seats)
     return out
 

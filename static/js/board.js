@@ -7,6 +7,7 @@
 
 import { clear, h, signed } from "./dom.js";
 import { LANG, t, verbLabel, windName } from "./i18n.js";
+import { plateDelta } from "./scores.js";
 import { parseTiles, sortTiles, tileEl } from "./tiles.js";
 import {
   answerLabel,
@@ -195,7 +196,7 @@ export class Board {
     } else {
       badges.push(...betBadges(view?.table, wind), ...flagBadges(player?.flags));
     }
-    const delta = !pre && hand.deltas ? hand.deltas[String(chair)] : null;
+    const delta = pre ? null : plateDelta(frame, chair); // units, or points on a score-only table
     const you = frame.you === chair;
     const score = frame.table.scores?.[String(chair)];
     const showScore = score !== undefined && frame.table.hands_total > 1 && frame.table.hands_played > 0;

@@ -4,6 +4,7 @@ import { chairOfWind, meldEl, seatName, styledTile, tileStyle } from "./board.js
 import { clear, h, signed } from "./dom.js";
 import { LANG, has, t, windName } from "./i18n.js";
 import { parseTiles, sortTiles, tileEl } from "./tiles.js";
+import { chairDeltas, scoreOnly } from "./scores.js";
 import { answerLabel, choiceLabel, questionExplain, questionLabel } from "./variant.js";
 
 /** Ask the player to confirm the table's stake; resolves true (confirm) or false. */
@@ -85,19 +86,8 @@ function paymentsEl(payments) {
   );
 }
 
-/** The units each chair moved: the settled `hand.deltas`, else the engine's points × stake. */
-export function chairDeltas(frame) {
-  const hand = frame.hand;
-  const out = {};
-  for (let chair = 0; chair < 4; chair++) {
-    if (hand.deltas && hand.deltas[String(chair)] !== undefined) out[chair] = hand.deltas[String(chair)];
-    else {
-      const wind = hand.winds[String(chair)];
-      out[chair] = (hand.view.result?.deltas?.[wind] ?? 0) * frame.table.stake;
-    }
-  }
-  return out;
-}
+// (re-exported: what each chair's row shows lives in scores.js with the plates' figure)
+export { chairDeltas };
 
 /**
  * The hand-end dialog.  `wallet` is the balance after settlement (null until known), `nextEl`
@@ -196,11 +186,12 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
         ? h(
             "p",
             { class: "he-mine" },
-            `${t("deltas")}: `,
+            `${t(scoreOnly(frame) ? "hand_points" : "deltas")}: `,
             h("strong", { id: "mj-my-delta", class: myDelta > 0 ? "plus" : myDelta < 0 ? "minus" : "zero" }, signed(myDelta)),
-            wallet !== null ? h("span", { id: "mj-wallet-after", dataset: { balance: wallet } }, ` · ${t("wallet_after", { balance: wallet })}`) : null,
+            wallet !== null && !scoreOnly(frame) ? h("span", { id: "mj-wallet-after", dataset: { balance: wallet } }, ` · ${t("wallet_after", { balance: wallet })}`) : null,
           )
         : null,
+      scoreOnly(frame) ? h("p", { class: "he-score-only muted", id: "mj-score-only" }, t("score_only_note")) : null,
       h(
         "p",
         { class: "he-seed" },
@@ -210,6 +201,8 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
         `${t("commit")}: `,
         h("code", {}, hand.seed_hash || ""),
       ),
+      // The hand's replay (牌谱); a duplicate deal still played elsewhere says so on that page.
+      h("p", { class: "he-replay" }, h("a", { id: "mj-replay-link", href: `/hands/${hand.id}/replay/`, target: "_blank", rel: "noopener" }, t("replay_link"))),
       next,
       finished ? h("p", {}, h("a", { class: "btn", href: "/tables/" }, t("back_to_lobby"))) : null,
     ),

@@ -4,6 +4,7 @@
 // room.js (waiting room), dialogs.js (stake confirmation, hand end, messages), tiles.js (SVG
 // tiles), i18n.js (words).  See docs/ui.md.
 
+import { renderAutoPlay } from "./autoplay.js";
 import { Board } from "./board.js";
 import { confirmStake, renderHandEnd, renderPreHand, toast } from "./dialogs.js";
 import { clear, h } from "./dom.js";
@@ -32,6 +33,7 @@ const state = {
   pending: false, // a hand command is on its way
   choosing: false, // a pre-hand answer is on its way
   roomPending: false, // a lobby call is on its way
+  autoPlayPending: false, // a 托管 switch is on its way
   lastDiscard: null, // wind of the latest discarder: its last pond tile is highlighted
   closedHandEnd: null, // hand id whose result dialog the player closed
   wallet: null,
@@ -50,6 +52,9 @@ const confirmEl = h("div", { class: "overlay", id: "mj-confirm", hidden: true })
 const preHandEl = h("div", { class: "overlay prehand", id: "mj-prehand", hidden: true });
 const toasts = h("div", { class: "toasts", id: "mj-toasts" });
 stage.append(roomEl, handEndEl, preHandEl, confirmEl, toasts);
+// The 托管 control sits in the header, outside the scaled felt (autoplay.js).
+const autoPlayEl = h("div", { class: "mj-autoplay", id: "mj-autoplay", hidden: true });
+document.getElementById("mj-head")?.append(autoPlayEl);
 
 let roomCountdown = null;
 let preHandClock = null;
@@ -60,6 +65,7 @@ let matchFinished = false;
 const socket = new TableSocket(app.dataset.wsPath, {
   onFrame: receive,
   onMessage: (msg) => {
+    if (msg.type === "refused" || msg.type === "error") state.autoPlayPending = false;
     if (msg.type === "refused") {
       state.pending = false;
       state.choosing = false;
@@ -92,6 +98,7 @@ function receive(frame) {
   state.receivedAt = performance.now();
   state.pending = false;
   state.choosing = false;
+  state.autoPlayPending = false;
   followSeat(frame);
   render();
 }
@@ -137,6 +144,23 @@ function choose(key, value) {
   setTimeout(() => {
     if (state.choosing) {
       state.choosing = false;
+      render();
+    }
+  }, 4000);
+}
+
+/** Take our seat off 托管 (or put it on): {"type": "autoplay", "on": ...}. */
+function switchAutoPlay(on) {
+  if (state.autoPlayPending) return;
+  if (!socket.send({ type: "autoplay", on })) {
+    toast(toasts, t("reconnecting", { s: 1 }), "error");
+    return;
+  }
+  state.autoPlayPending = true;
+  render();
+  setTimeout(() => {
+    if (state.autoPlayPending) {
+      state.autoPlayPending = false;
       render();
     }
   }, 4000);
@@ -223,6 +247,8 @@ function render() {
     lastDiscard: state.lastDiscard,
     deadlineAt: hand?.deadline_in_ms ?? null,
   });
+
+  renderAutoPlay(autoPlayEl, frame, { pending: state.autoPlayPending, onSwitch: switchAutoPlay });
 
   if (waiting) {
     roomEl.hidden = false;
