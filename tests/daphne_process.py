@@ -6,6 +6,8 @@ server (the socket send bound, timers after a restart).
 
 from __future__ import annotations
 
+import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -16,6 +18,25 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def isolated_env(db: Path, var: Path, **settings: str) -> dict[str, str]:
+    """The environment of a server (and its manage.py commands) on its own SQLite file ``db``:
+    this process's environment without any project setting (CAISHEN_*, DJANGO_*, DATABASE_*,
+    REDIS_*), then the few a test server needs, then ``settings``."""
+    inherited = {
+        k: v for k, v in os.environ.items() if not k.startswith(("CAISHEN_", "DJANGO_", "DATABASE_", "REDIS_"))
+    }
+    return {
+        **inherited,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "CAISHEN_VAR_DIR": str(var),
+        **settings,
+    }
 
 
 def free_port() -> int:

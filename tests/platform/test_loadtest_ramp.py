@@ -4,8 +4,6 @@ refusals are counted with its message (games/loadtest/ramp.py; issue 17)."""
 from __future__ import annotations
 
 import json
-import os
-import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.daphne_process import free_port, running_daphne, wait_http
+from tests.daphne_process import free_port, isolated_env, running_daphne, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,19 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def ramp_run(tmp_path: Path, **server_env: str) -> dict[str, Any]:
     """A real daphne on a fresh SQLite database, and a 3-table ramp against it."""
     db = tmp_path / "ramp.sqlite3"
-    inherited = {
-        k: v for k, v in os.environ.items() if not k.startswith(("CAISHEN_", "DJANGO_", "DATABASE_", "REDIS_"))
-    }
-    env = {
-        **inherited,
-        "DATABASE_URL": f"sqlite:///{db}",
-        "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "CAISHEN_VAR_DIR": str(tmp_path),
-        "CAISHEN_CLAIM_PROTECTION": "pause",
-    }
+    env = isolated_env(db, tmp_path, CAISHEN_CLAIM_PROTECTION="pause")
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     port = free_port()
     url = f"http://127.0.0.1:{port}"

@@ -269,6 +269,19 @@ def recover(m: SaturationMonitor) -> None:
     assert not m.overloaded
 
 
+def three_ready_then_busy(users: list[Any], busy: SaturationMonitor) -> Table:
+    """A table of four with three ready (the fourth's countdown running), then the process
+    saturated: the fourth ready-up would start the match."""
+    recover(busy)
+    table = services.create_table(users[0], VARIANT, {})
+    for u in users:
+        services.sit(table.pk, u)
+    for u in users[:3]:
+        services.set_ready(table.pk, u)
+    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    return table
+
+
 @pytest.fixture(autouse=True)
 def live_settings(settings: Any) -> None:
     settings.CAISHEN_BOT_DELAY = 0
@@ -424,13 +437,7 @@ def test_a_refused_ready_keeps_its_seat_after_the_load_has_fallen(users: list[An
     """Refused while busy, then the load falls before the countdown runs out (the player has
     not asked again yet): the countdown starts again instead of unseating them — once; a
     second run-out with no new refusal unseats as usual."""
-    recover(busy)
-    table = services.create_table(users[0], VARIANT, {})
-    for u in users:
-        services.sit(table.pk, u)
-    for u in users[:3]:
-        services.set_ready(table.pk, u)
-    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    table = three_ready_then_busy(users, busy)
     with pytest.raises(Overloaded):
         services.set_ready(table.pk, users[3])
     recover(busy)
@@ -465,13 +472,7 @@ def test_the_lobby_and_the_create_form_say_the_server_is_busy(users: list[Any], 
 
 @pytest.mark.django_db
 def test_the_table_page_ready_form_flashes_the_reason(users: list[Any], busy: SaturationMonitor) -> None:
-    recover(busy)
-    table = services.create_table(users[0], VARIANT, {})
-    for u in users:
-        services.sit(table.pk, u)
-    for u in users[:3]:
-        services.set_ready(table.pk, u)
-    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    table = three_ready_then_busy(users, busy)
     client = Client()
     client.force_login(users[3])
     response = client.post(reverse("games:ready", args=[table.pk]), {"ready": "true"}, follow=True, **EN)

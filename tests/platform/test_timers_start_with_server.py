@@ -8,8 +8,6 @@ must move on by itself.
 
 from __future__ import annotations
 
-import os
-import secrets
 import socket
 import sqlite3
 import subprocess
@@ -19,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.daphne_process import free_port, running_daphne
+from tests.daphne_process import free_port, isolated_env, running_daphne
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,22 +45,14 @@ def listening(port: int) -> bool:
 @pytest.mark.slow
 def test_a_bots_table_moves_on_after_a_restart_without_any_request(tmp_path: Path) -> None:
     db = tmp_path / "restart.sqlite3"
-    inherited = {
-        k: v for k, v in os.environ.items() if not k.startswith(("CAISHEN_", "DJANGO_", "DATABASE_", "REDIS_"))
-    }
-    env = {
-        **inherited,
-        "DATABASE_URL": f"sqlite:///{db}",
-        "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "CAISHEN_VAR_DIR": str(tmp_path),
-        "CAISHEN_TIMERS": "inprocess",
-        "CAISHEN_SWEEP_SECONDS": "0.5",
-        "CAISHEN_BOT_DELAY": "0.05",
-        "CAISHEN_BETWEEN_HANDS_SECONDS": "0.2",
-    }
+    env = isolated_env(
+        db,
+        tmp_path,
+        CAISHEN_TIMERS="inprocess",
+        CAISHEN_SWEEP_SECONDS="0.5",
+        CAISHEN_BOT_DELAY="0.05",
+        CAISHEN_BETWEEN_HANDS_SECONDS="0.2",
+    )
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=180)
     done = subprocess.run(
