@@ -28,6 +28,7 @@ from games.engine.variants.dongbei_shapes import (
     is_one_left,
     sequence_fans,
 )
+from games.engine.win import draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -195,14 +196,6 @@ def piao_items(hand: Hand, ctx: WinContext, payers: Sequence[int]) -> list[Break
 
 
 # ---------------------------------------------------------------------------- results
-def _total(items: Sequence[BreakdownItem]) -> list[int]:
-    deltas = [0, 0, 0, 0]
-    for item in items:
-        for name, d in item.payments.items():
-            deltas["ESWN".index(name)] += d
-    return deltas
-
-
 def settle_win(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> Result:
     opts = hand.options
     base, cap = opts["base"], opts["cap"]
@@ -252,15 +245,7 @@ def settle_win(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> Result:
     if nz is not None:
         items.append(nz)
     items.extend(piao_items(hand, ctx, payers))
-    return Result(
-        status="win",
-        winner=winner,
-        from_seat=ctx.from_seat,
-        self_drawn=ctx.source == "self_draw",
-        deltas=_total(items),
-        breakdown=items,
-        win_kind=ctx.source,
-    )
+    return win_result(ctx, items, ctx.source)
 
 
 def settle_draw(hand: Hand) -> Result:
@@ -270,4 +255,4 @@ def settle_draw(hand: Hand) -> Result:
     nz = nianzhuang_item(hand)
     if nz is not None:
         items.append(nz)
-    return Result(status="draw", deltas=_total(items), breakdown=items)
+    return draw_result(items)

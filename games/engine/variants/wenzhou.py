@@ -52,9 +52,9 @@ from games.engine.variants.wenzhou_scoring import (
     hand_score,
     kong_score,
     stakes_from,
-    total,
 )
 from games.engine.wall import Wall, rigged_wall
+from games.engine.win import draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import ClaimWindow, Hand, WinContext
@@ -454,15 +454,7 @@ class Wenzhou(Variant):
             offset, reason = 1, "闲家胡牌"
         items.extend(i for i in side if i is not None)
         items.append(dealer_item(stakes, offset, reason))
-        return Result(
-            status="win",
-            winner=winner,
-            from_seat=ctx.from_seat,
-            self_drawn=ctx.source == "self_draw",
-            deltas=total(side),
-            breakdown=items,
-            win_kind=ctx.source,
-        )
+        return win_result(ctx, items, ctx.source)
 
     def settle_draw(self, hand: Hand) -> Result:
         opts = hand.options
@@ -483,7 +475,7 @@ class Wenzhou(Variant):
             offset, reason = 0, "流局无杠"
         items = [BreakdownItem("exhaustive_draw", "流局"), *(i for i in side if i is not None)]
         items.append(dealer_item(stakes, offset, reason))
-        return Result(status="draw", deltas=total(side), breakdown=items)
+        return draw_result(items)
 
     @staticmethod
     def _cs_unit(hand: Hand) -> int:

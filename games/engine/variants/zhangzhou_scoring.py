@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from games.engine.scoring import Ledger, others
 from games.engine.state import BreakdownItem, Result, seat_name
 from games.engine.variants.zhangzhou_hands import points
+from games.engine.win import draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -152,28 +153,20 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
     liable = NOBODY
     if contract and ctx.from_seat is not None:
         liable = Liable({winner: ctx.from_seat}, "承包: the discarder pays the winner's share")
-    for extra in (_fenbing(hand, total, liable), _pairwise(hand, others(winner), total)):
-        if extra is not None:
-            items.append(extra)
-    return Result(
-        status="win",
-        winner=winner,
-        from_seat=None if ctx.source in SELF_DRAWN else ctx.from_seat,
-        self_drawn=ctx.source in SELF_DRAWN,
-        deltas=total.deltas,
-        breakdown=items,
-        win_kind=verdict.patterns[0],
-    )
+    for side in (_fenbing(hand, total, liable), _pairwise(hand, others(winner), total)):
+        if side is not None:
+            items.append(side)
+    return _checked(win_result(ctx, items, verdict.patterns[0], self_drawn=ctx.source in SELF_DRAWN), total)
 
 
 def settle_draw(hand: Hand) -> Result:
     """和局: all four settle 花分/杠分 pairwise; 分饼 already paid stands."""
     total = Ledger()
     items = [BreakdownItem("exhaustive_draw", "和局", 0, "no winner: the dealer deals again (臭庄)")]
-    for extra in (_fenbing(hand, total, NOBODY), _pairwise(hand, [0, 1, 2, 3], total)):
-        if extra is not None:
-            items.append(extra)
-    return Result(status="draw", deltas=total.deltas, breakdown=items)
+    for side in (_fenbing(hand, total, NOBODY), _pairwise(hand, [0, 1, 2, 3], total)):
+        if side is not None:
+            items.append(side)
+    return _checked(draw_result(items), total)
 
 
 def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, Any]) -> Result:
@@ -212,7 +205,15 @@ def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, An
         )
     ]
     liable = Liable(dict.fromkeys(range(4), claimant), f"诈胡: {name} pays it")
-    extra = _fenbing(hand, total, liable)
-    if extra is not None:
-        items.append(extra)
-    return Result(status="draw", deltas=total.deltas, breakdown=items, win_kind="false_win")
+    fenbing = _fenbing(hand, total, liable)
+    if fenbing is not None:
+        items.append(fenbing)
+    return _checked(draw_result(items, win_kind="false_win"), total)
+
+
+def _checked(result: Result, total: Ledger) -> Result:
+    """The result, once its deltas (the sum of its lines' payments) are seen to be what the
+    settlement booked: a side score booked but left off the breakdown would show here."""
+    if result.deltas != total.deltas:
+        raise AssertionError(f"breakdown pays {result.deltas}, the settlement booked {total.deltas}")
+    return result

@@ -43,6 +43,7 @@ from games.engine.variants.zhedong_de_points import (
     stand_in_active,
     white_splits,
 )
+from games.engine.win import draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -258,16 +259,7 @@ class ZhedongDe(FlipsHeadTile):
                 among.pay(lo, hi, amount * base)
                 lines.append(f"{seat_name(lo)}→{seat_name(hi)} {amount * base}")
         items.append(BreakdownItem("losers", "闲家互结", 0, ", ".join(lines) or "nothing", payments=among.named()))
-        deltas = [x + y for x, y in zip(to_winner.deltas, among.deltas, strict=True)]
-        return Result(
-            status="win",
-            winner=winner,
-            from_seat=ctx.from_seat,
-            self_drawn=ctx.source == "self_draw",
-            deltas=deltas,
-            breakdown=items,
-            win_kind=verdict.patterns[0],
-        )
+        return win_result(ctx, items, verdict.patterns[0])
 
     # ------------------------------------------------------------------ 包牌
     def liability(self, hand: Hand, ctx: WinContext, seen: frozenset[str]) -> tuple[int | None, list[str]]:
@@ -307,10 +299,7 @@ class ZhedongDe(FlipsHeadTile):
         return min(shapes.shanten(c, w) for _, c, w in white_splits(p.counts, self.de(hand)))
 
     def settle_draw(self, hand: Hand) -> Result:
-        return Result(
-            status="draw",
-            breakdown=[BreakdownItem("exhaustive_draw", "黄牌", 0, "no settlement; the deal passes to 南")],
-        )
+        return draw_result([BreakdownItem("exhaustive_draw", "黄牌", 0, "no settlement; the deal passes to 南")])
 
     def next_dealer_offset(self, result: Result) -> int:
         # The dealer keeps the deal only by winning; otherwise 南 deals (黄牌 too).

@@ -9,31 +9,52 @@ applies, every multiplier a table option.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
+from games.engine.patterns import Pattern, by_key, matching
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
 from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
 from games.engine.variants import register
 from games.engine.variants.base import FlipsHeadTile, WinVerdict
+from games.engine.win import WinFacts, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
 
 XIANGGONG = "xianggong"  # player flag: chowed a discarded wild, can never win this hand
 
-# Pattern keys, their labels, and the option holding their multiplier.
-PATTERNS: dict[str, tuple[str, str | None]] = {
-    "discard": ("放冲", None),
-    "self_draw": ("自摸", None),
-    "kong_bloom": ("杠开", "multiplier_kong_bloom"),
-    "four_wilds": ("四财神", "multiplier_four_wilds"),
-    "heaven": ("天和", "multiplier_heaven"),
-    "earth": ("地和", "multiplier_earth"),
-    "robbing_kong": ("拉杠和", None),
-}
+
+@dataclass(frozen=True, slots=True)
+class CaishenFacts(WinFacts):
+    """D0's facts of one win: the shared ones, and whether all four 财神 are in hand."""
+
+    four_wilds: bool = False  # a self-draw holding four 财神 wins whatever the shape (四财神)
+
+
+def _dealt_win(f: CaishenFacts) -> bool:
+    return f.shaped and f.turn_kind == "deal" and f.dealer
+
+
+def _first_draw_win(f: CaishenFacts) -> bool:
+    return f.shaped and f.turn_kind == "draw" and not f.dealer and f.first_draw
+
+
+# In the order the breakdown lists them; the first one that applies is the hand's win kind
+# (exactly one of the three sources applies).  A pattern without an option is worth 1.
+PATTERNS: tuple[Pattern[CaishenFacts], ...] = (
+    Pattern("discard", "放冲", lambda f: f.source == "discard"),
+    Pattern("robbing_kong", "拉杠和", lambda f: f.source == "robbing_kong"),
+    Pattern("self_draw", "自摸", lambda f: f.self_drawn),
+    Pattern("kong_bloom", "杠开", lambda f: f.self_drawn and f.turn_kind == "replacement", "multiplier_kong_bloom"),
+    Pattern("four_wilds", "四财神", lambda f: f.four_wilds, "multiplier_four_wilds"),
+    Pattern("heaven", "天和", lambda f: f.self_drawn and _dealt_win(f), "multiplier_heaven"),
+    Pattern("earth", "地和", lambda f: f.self_drawn and _first_draw_win(f), "multiplier_earth"),
+)
+PATTERN = by_key(PATTERNS)
 
 
 def wild_from_indicator(indicator: Tile) -> Tile:
@@ -133,22 +154,9 @@ class ZhejiangCaishen(FlipsHeadTile):
         four_wilds = ctx.source == "self_draw" and wilds >= 4
         if not shaped and not four_wilds:
             return "not a winning hand"
-        patterns: list[str] = []
-        if ctx.source == "discard":
-            patterns.append("discard")
-        elif ctx.source == "robbing_kong":
-            patterns.append("robbing_kong")
-        else:
-            patterns.append("self_draw")
-            if ctx.turn_kind == "replacement":
-                patterns.append("kong_bloom")
-            if four_wilds:
-                patterns.append("four_wilds")
-            if shaped and ctx.turn_kind == "deal" and ctx.seat == 0:
-                patterns.append("heaven")
-            player = hand.players[ctx.seat]
-            if shaped and ctx.turn_kind == "draw" and ctx.seat != 0 and player.draws == 1 and not hand.claims_made:
-                patterns.append("earth")
+        first = hand.players[ctx.seat].draws == 1 and not hand.claims_made
+        facts = CaishenFacts.of(ctx, wilds=wilds, shaped=shaped, first_draw=first, four_wilds=four_wilds)
+        patterns = [p.key for p in matching(PATTERNS, facts)]
         return WinVerdict(patterns=patterns, data={"wilds": wilds, "shape": shaped})
 
     # ------------------------------------------------------------------ scoring
@@ -157,11 +165,10 @@ class ZhejiangCaishen(FlipsHeadTile):
         base = opts["base"]
         items: list[BreakdownItem] = []
         m = 1
-        for p in verdict.patterns:
-            label, opt = PATTERNS[p]
-            value = opts[opt] if opt else 1
-            items.append(BreakdownItem(p, label, value))
-            m = max(m, value)  # the largest applicable multiplier counts; they do not multiply
+        for key in verdict.patterns:
+            item = PATTERN[key].item(opts)
+            items.append(item)
+            m = max(m, int(item.value))  # the largest applicable multiplier counts; they do not multiply
         ledger = Ledger()
         winner = ctx.seat
         if ctx.source == "self_draw":
@@ -179,16 +186,7 @@ class ZhejiangCaishen(FlipsHeadTile):
             ledger.pay(ctx.from_seat, winner, v)
             detail = f"{seat_name(ctx.from_seat)} pays {opts['robbing_kong_multiplier']} × {base} (承包)"
         items.append(BreakdownItem("hand_value", "和牌", m, detail, payments=ledger.named()))
-        deltas = ledger.deltas
-        return Result(
-            status="win",
-            winner=winner,
-            from_seat=ctx.from_seat,
-            self_drawn=ctx.source == "self_draw",
-            deltas=deltas,
-            breakdown=items,
-            win_kind=verdict.patterns[0],
-        )
+        return win_result(ctx, items, verdict.patterns[0])
 
     def next_dealer_offset(self, result: Result) -> int:
         # The winner deals next; nobody wins: the dealer stays.
