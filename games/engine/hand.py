@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from games.engine.rule_state import RuleState
 from games.engine.state import (
     CHOW,
     DISCARD,
@@ -114,7 +115,7 @@ class Hand:
         context: dict[str, Any],
         wall: Wall,
         players: list[Player],
-        extra: dict[str, Any] | None = None,
+        state: RuleState | None = None,
         seed: str | None = None,
         seed_hash: str | None = None,
     ) -> None:
@@ -123,8 +124,9 @@ class Hand:
         self.context = context
         self.wall = wall
         self.players = players
-        self.extra: dict[str, Any] = extra or {}  # variant state: indicator, wild kinds, ...
-        self.wild_set: frozenset[Tile] = frozenset(self.extra.get("wilds", ()))
+        # The rule set's own state (its ``state_type``): the indicator, wild kinds, 分饼 ...
+        self.state: RuleState = state if state is not None else variant.state_type()
+        self.wild_set: frozenset[Tile] = frozenset(self.state.wilds)
         self.seed = seed  # secret until the hand ends
         self.seed_hash = seed_hash
         self.turn = 0
@@ -151,8 +153,8 @@ class Hand:
         return self.variant.wild_kinds(self)
 
     def set_wilds(self, kinds: list[Tile]) -> None:
-        """Record this hand's wild kinds (kept in ``extra`` for snapshots, cached as a set)."""
-        self.extra["wilds"] = list(kinds)
+        """Record this hand's wild kinds (kept in the state for snapshots, cached as a set)."""
+        self.state.wilds = list(kinds)
         self.wild_set = frozenset(kinds)
 
     def wall_left(self) -> int:
@@ -730,7 +732,7 @@ class Hand:
             "context": dict(self.context),
             "wall": self.wall.to_json(),
             "players": [p.to_json() for p in self.players],
-            "extra": dict(self.extra),
+            "state": self.state.to_json(),
             "seed": self.seed,
             "seed_hash": self.seed_hash,
             "turn": self.turn,
@@ -747,13 +749,16 @@ class Hand:
     def from_json(cls, d: dict[str, Any]) -> Hand:
         from games.engine.variants import get_variant
 
+        variant = get_variant(d["variant"])
+        # Snapshots from before the typed state kept the same fields in an untyped "extra".
+        state = d["state"] if "state" in d else d["extra"]
         h = cls(
-            variant=get_variant(d["variant"]),
+            variant=variant,
             options=dict(d["options"]),
             context=dict(d["context"]),
             wall=Wall.from_json(d["wall"]),
             players=[Player.from_json(p) for p in d["players"]],
-            extra=dict(d["extra"]),
+            state=variant.state_type.from_json(state),
             seed=d["seed"],
             seed_hash=d["seed_hash"],
         )

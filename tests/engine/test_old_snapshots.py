@@ -45,3 +45,23 @@ def test_old_snapshot_round_trips(case: dict[str, Any]) -> None:
         again.apply(Action.from_json(a))
     assert again.result is not None
     assert again.result.to_json() == case["result"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['variant']}-{c['seed'][:8]}")
+def test_old_extra_becomes_the_typed_state(case: dict[str, Any]) -> None:
+    """Every value the old ``extra`` held is the same-named field of the rule set's state, and
+    a snapshot written now keeps it under ``state`` only."""
+    hand = Hand.from_json(case["snapshot"])
+    assert type(hand.state) is hand.variant.state_type
+    saved = hand.to_json()
+    assert "extra" not in saved
+    old = case["snapshot"]["extra"]
+    assert {k: saved["state"][k] for k in old} == old
+    assert hand.wild_set == frozenset(old.get("wilds", ()))
+
+
+def test_an_unknown_state_field_is_refused() -> None:
+    snapshot = json.loads(json.dumps(CASES[0]["snapshot"]))
+    snapshot["extra"]["no_such_field"] = 1
+    with pytest.raises(ValueError, match="no_such_field"):
+        Hand.from_json(snapshot)

@@ -9,12 +9,14 @@ zero-sum by construction; each side score is its own breakdown line.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from games.engine.hand import BY_REPLACEMENT
+from games.engine.rule_state import RuleState, state_of
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, MELD_CHOW, BreakdownItem, Result, seat_name
-from games.engine.tiles import rank_of, tile_str
+from games.engine.tiles import Tile, rank_of, tile_str
 from games.engine.variants.dongbei_shapes import (
     SEVEN_PAIRS,
     STANDARD,
@@ -35,8 +37,22 @@ if TYPE_CHECKING:
 
 DEALER = 0  # within a hand the dealer is always seat E
 READY = "ready"  # player flag: declared 听 (报听)
-AFTER_KONG = "discard_after_kong"  # hand.extra: the last discard followed a kong's replacement draw
-NIANZHUANG_COUNT, NIANZHUANG_TILE = "nianzhuang_count", "nianzhuang_tile"  # hand.extra
+
+
+@dataclass(slots=True)
+class DongbeiState(RuleState):
+    """D4's hand state: the roll, the last four draws, 杠后炮 and 撵庄."""
+
+    die: int | None = None  # the one die that chose the opening (none in a rigged hand)
+    opening: list[int] | None = None  # [seat, stack] the wall was opened at
+    final_round: bool = False  # the last four drawable tiles are being drawn
+    discard_after_kong: bool = False  # the last discard followed a kong's replacement draw
+    nianzhuang_count: int = 0  # the first discards that followed the dealer's lead; -1: spoilt
+    nianzhuang_tile: Tile | None = None  # the dealer's lead
+
+
+def dongbei_state(hand: Hand) -> DongbeiState:
+    return state_of(hand, DongbeiState)
 
 
 # ------------------------------------------------------------------------------------ 番
@@ -102,7 +118,7 @@ def loser_fans(hand: Hand, seat: int, ctx: WinContext) -> list[Fan]:
     fans.extend(sequence_fans(chows, (), exposed_only=True))
     fans.extend(four_alike_fans(p.counts, p.melds, exposed_only=True))
     if seat == ctx.from_seat:
-        if ctx.source == "discard" and hand.extra.get(AFTER_KONG):
+        if ctx.source == "discard" and dongbei_state(hand).discard_after_kong:
             fans.append(Fan("kong_deal_in", "杠后炮", 2))
         elif opts["fan_deal_in"]:
             fans.append(Fan("deal_in", "点炮", opts["fan_deal_in"]))
@@ -150,9 +166,10 @@ def kong_items(hand: Hand) -> list[BreakdownItem]:
 
 def nianzhuang_item(hand: Hand) -> BreakdownItem | None:
     """撵庄: all three followed the dealer's first discard; the dealer pays each 2 (4 for a 1) × 底注."""
-    if hand.extra.get(NIANZHUANG_COUNT) != 4:
+    if dongbei_state(hand).nianzhuang_count != 4:
         return None
-    tile = hand.extra[NIANZHUANG_TILE]
+    tile = dongbei_state(hand).nianzhuang_tile
+    assert tile is not None, "撵庄 needs the dealer's lead"
     value = 4 if tile < 27 and rank_of(tile) == 1 else 2
     amount = value * hand.options["base"]
     ledger = Ledger()

@@ -13,11 +13,14 @@ the hand is zero-sum by construction.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from games.engine.rule_state import RuleState, state_of
 from games.engine.scoring import Ledger, others
 from games.engine.state import BreakdownItem, Result, seat_name
+from games.engine.tiles import Tile
 from games.engine.variants.zhangzhou_hands import points
 from games.engine.win import draw_result, win_result
 
@@ -26,6 +29,31 @@ if TYPE_CHECKING:
     from games.engine.variants.base import WinVerdict
 
 DEALER = 0
+NO_GOLD = -1  # before the 金 is turned up (a hand is never seen so: it is set before play)
+
+
+@dataclass(slots=True)
+class ZhangzhouState(RuleState):
+    """D3's hand state: the 金, 分饼, 游金 and the open prompt (抢金, 抢暗杠)."""
+
+    flower_rounds: int = 0  # rounds of the opening 补花
+    gold_dice: list[list[int]] = field(default_factory=list)  # the rolls that turned up the 金
+    gold: Tile = NO_GOLD  # the 金's kind (the hand's one wild)
+    gold_pos: int = NO_GOLD  # its wall position (face up, drawn in turn)
+    fenbing: list[int] = field(default_factory=lambda: [0, False])  # [rounds followed, broken]
+    double_you: list[int] = field(default_factory=list)  # seats whose 双游 restricts the others
+    final_round: bool = False  # a tile of the last four drawable ones has been drawn
+    after_kong: int | None = None  # the seat drawing replacements for a kong (杠上开花)
+    held_draw: int | None = None  # the seat whose draw waits for the 抢金 answers
+    triple_you: int | None = None  # the seat that drew the 金 in 三游
+    skip_prompt: bool = False  # the 抢暗杠 question was asked: this time the draw goes ahead
+    # The open question: {"kind", "seats": [{"seat", "options": [[kind, tile]], "answer"}]}.
+    prompt: dict[str, Any] | None = None
+
+
+def zhangzhou_state(hand: Hand) -> ZhangzhouState:
+    return state_of(hand, ZhangzhouState)
+
 
 # Pattern key -> label.  A verdict's ``data["parts"]`` gives each pattern's value.
 LABELS: dict[str, str] = {
@@ -51,7 +79,7 @@ def streak_factor(hand: Hand, a: int, b: int) -> int:
 
 def fenbing_each(hand: Hand) -> int:
     """What the dealer has paid each other player for 分饼: 1, then 2, 4 ... per followed round."""
-    rounds = int(hand.extra.get("fenbing", [0, False])[0])
+    rounds = int(zhangzhou_state(hand).fenbing[0])
     return int(hand.options["base"]) * ((1 << rounds) - 1)
 
 
@@ -82,7 +110,7 @@ def _fenbing(hand: Hand, total: Ledger, liable: Liable) -> BreakdownItem | None:
     each = fenbing_each(hand)
     if not each:
         return None
-    rounds = int(hand.extra["fenbing"][0])
+    rounds = int(zhangzhou_state(hand).fenbing[0])
     item = Ledger()
     moved = False
     for s in others(DEALER):
@@ -124,7 +152,7 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
         items.append(BreakdownItem("winner_points", "赢家花分/杠分", w, "counted in the winner's base (底分 + W)"))
     # 承包: a discard won on in the final round (the last four drawable tiles) is paid by its
     # discarder alone, for all three losers; a table may make every discard win so.
-    contract = ctx.source == "discard" and bool(hand.extra.get("final_round"))
+    contract = ctx.source == "discard" and bool(zhangzhou_state(hand).final_round)
     alone = ctx.source == "discard" and (contract or opts["discard_payer"] == "discarder")
     total = Ledger()
     main = Ledger()

@@ -11,10 +11,12 @@ Scoring lives in :mod:`games.engine.variants.zhedong_de_points`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
+from games.engine.rule_state import RuleState, state_of
 from games.engine.scoring import Ledger, others
 from games.engine.state import (
     CHOW,
@@ -83,12 +85,20 @@ def next_kind(t: Tile) -> Tile:
     return 31 + (t - 31 + 1) % 3
 
 
+@dataclass(slots=True)
+class DeState(RuleState):
+    """D1's hand state: the tile turned up in place (the next kind after it is the 得)."""
+
+    flipped: Tile | None = None
+
+
 class ZhedongDe(FlipsHeadTile):
     key = "zhedong_de"
     display_name = "浙东得麻将（腊子）"
     source = "001_cecdb8e91b8c20f9.zh.txt"
     spec_section = "D1"
     flipped_name = "the tile whose kind is the 得"
+    state_type = DeState
     hand_size = 13
     options_schema = OptionsSchema(
         (
@@ -133,12 +143,12 @@ class ZhedongDe(FlipsHeadTile):
 
     # ------------------------------------------------------------------ set-up
     def on_flipped(self, hand: Hand, flipped: Tile) -> None:
-        hand.extra["flipped"] = flipped
+        state_of(hand, DeState).flipped = flipped
         hand.set_wilds([flipped if hand.options["de_from"] == "flipped" else next_kind(flipped)])
 
     @staticmethod
     def de(hand: Hand) -> Tile:
-        return int(hand.extra["wilds"][0])
+        return int(hand.state.wilds[0])
 
     # ------------------------------------------------------------------- claims
     def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]:
@@ -284,7 +294,7 @@ class ZhedongDe(FlipsHeadTile):
 
     def _unseen(self, hand: Hand, tile: Tile, discarder: int) -> bool:
         """生: no copy shown before this discard (rivers, melds, the flipped tile)."""
-        if hand.extra.get("flipped") == tile:
+        if state_of(hand, DeState).flipped == tile:
             return False
         for s, p in enumerate(hand.players):
             river = p.discards[:-1] if s == discarder else p.discards
@@ -308,7 +318,9 @@ class ZhedongDe(FlipsHeadTile):
     # ------------------------------------------------------------ presentation
     def public_info(self, hand: Hand) -> dict[str, str]:
         de = self.de(hand)
-        info = {"flipped": tile_str(hand.extra["flipped"]), "de": tile_str(de), "wilds": tile_str(de)}
+        flipped = state_of(hand, DeState).flipped
+        assert flipped is not None, "the 得 is turned up before play"
+        info = {"flipped": tile_str(flipped), "de": tile_str(de), "wilds": tile_str(de)}
         if stand_in_active(de):
             info["stand_in"] = f"{tile_str(WHITE)}={tile_str(de)}"
         return info

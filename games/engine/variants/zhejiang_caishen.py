@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
 from games.engine.patterns import Pattern, by_key, matching
+from games.engine.rule_state import RuleState, state_of
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
 from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
@@ -26,6 +27,13 @@ if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
 
 XIANGGONG = "xianggong"  # player flag: chowed a discarded wild, can never win this hand
+
+
+@dataclass(slots=True)
+class CaishenState(RuleState):
+    """D0's hand state: the face-up 财神前导牌 (the wild is the next kind after it)."""
+
+    indicator: Tile | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +84,7 @@ class ZhejiangCaishen(FlipsHeadTile):
     flipped_name = "the 财神前导牌"
     flipped_name = "the 财神前导牌"
     hand_size = 13
+    state_type = CaishenState
     options_schema = OptionsSchema(
         (
             Option("multiplier_kong_bloom", int, 2, "杠开 multiplier", minimum=1, maximum=100, house=True),
@@ -111,7 +120,7 @@ class ZhejiangCaishen(FlipsHeadTile):
 
     # ------------------------------------------------------------------ set-up
     def on_flipped(self, hand: Hand, indicator: Tile) -> None:
-        hand.extra["indicator"] = indicator
+        state_of(hand, CaishenState).indicator = indicator
         hand.set_wilds([wild_from_indicator(indicator)])
 
     # ------------------------------------------------------------------- claims
@@ -193,9 +202,11 @@ class ZhejiangCaishen(FlipsHeadTile):
         return result.winner if result.status == "win" and result.winner is not None else 0
 
     def public_info(self, hand: Hand) -> dict[str, str]:
+        state = state_of(hand, CaishenState)
+        assert state.indicator is not None, "the indicator is turned up before play"
         return {
-            "indicator": tile_str(hand.extra["indicator"]),
-            "wilds": " ".join(tile_str(w) for w in hand.extra["wilds"]),
+            "indicator": tile_str(state.indicator),
+            "wilds": " ".join(tile_str(w) for w in state.wilds),
         }
 
 
