@@ -32,8 +32,11 @@ class Pattern(Generic[F]):
     applies: Callable[[F], bool] = never  # does a win with these facts show the pattern?
     option: str | None = None  # the table option holding its value, if it has one
     fixed: int = 1  # its value when no option prices it
+    price: Callable[[Mapping[str, Any]], int] | None = None  # a value made of several options
 
     def value(self, options: Mapping[str, Any]) -> int:
+        if self.price is not None:
+            return self.price(options)
         return int(options[self.option]) if self.option is not None else self.fixed
 
     def item(self, options: Mapping[str, Any], detail: str = "") -> BreakdownItem:

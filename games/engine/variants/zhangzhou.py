@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from games.engine import shapes
 from games.engine.hand import BY_CLAIM, BY_DEAL, BY_DRAW, BY_REPLACEMENT, CLAIM, ENDED, WinContext
 from games.engine.options import Option, OptionsError, OptionsSchema
+from games.engine.patterns import matching
 from games.engine.scoring import others
 from games.engine.state import (
     KONG_CONCEALED,
@@ -81,6 +82,12 @@ def live(hand: Hand) -> int:
 
 def _k(name: str, value: int, label: str) -> Option:
     return Option(name, int, value, label, minimum=1, maximum=1000, house=True)
+
+
+def _single_kind(key: str, options: Mapping[str, Any]) -> WinVerdict:
+    """The verdict of a win with one kind only (a discard, 抢杠, 抢金): K is that kind's value."""
+    k = scoring.PATTERN[key].value(options)
+    return WinVerdict([key], {"k": k, "parts": [[key, k]]})
 
 
 class Zhangzhou(Variant):
@@ -536,36 +543,35 @@ class Zhangzhou(Variant):
                 return "during 双游 the forced discards cannot be won on at this table"
             if not shapes.is_standard_win(c, golds):
                 return "not a winning hand"
-            if src == "discard":
-                return WinVerdict(["discard"], {"k": opts["k_discard"], "parts": [["discard", opts["k_discard"]]]})
-            k = opts["k_discard"] * opts["factor_robbing_kong"]
-            return WinVerdict(["robbing_kong"], {"k": k, "parts": [["robbing_kong", k]]})
+            return _single_kind("discard" if src == "discard" else "robbing_kong", opts)
         shaped = shapes.is_standard_win(c, golds)
         if src == ROB_GOLD:
             if not shaped:
                 return "抢金 needs a 听牌 hand"
-            return WinVerdict([ROB_GOLD], {"k": opts["k_rob_gold"], "parts": [[ROB_GOLD, opts["k_rob_gold"]]]})
+            return _single_kind(ROB_GOLD, opts)
         if not shaped and golds < 3:
             return "not a winning hand"
-        cands: list[tuple[int, str]] = []
-        if state.triple_you == ctx.seat:
-            cands.append((opts["k_triple_you"], "you_triple"))
-        elif shaped and int(p.flags.get(YOU, 0)) >= 1 and self._you_draw(ctx, gold):
-            if int(p.flags.get(YOU, 0)) >= 2:
-                cands.append((opts["k_double_you"], "you_double"))
-            else:
-                cands.append((opts["k_single_you"], "you_single"))
-        if golds >= 3:
-            cands.append((opts["k_three_golds"], "three_golds"))
-        if shaped:
-            cands.append((opts["k_self_draw"], "self_draw"))
-        k, name = max(cands, key=lambda kv: kv[0])  # the first of equals: 游金, then 三金倒, then 自摸
+        level = int(p.flags.get(YOU, 0))
+        triple = state.triple_you == ctx.seat
+        facts = scoring.ZhangzhouFacts.of(
+            ctx,
+            wilds=golds,
+            shaped=shaped,
+            you_level=level,
+            # Judged only where it can count (the shape test is the costly part).
+            you_draw=not triple and shaped and level >= 1 and self._you_draw(ctx, gold),
+            triple_you=triple,
+            after_kong=state.after_kong == ctx.seat,
+        )
+        kinds = [(p.value(opts), p.key) for p in matching(scoring.SELF_DRAW_KINDS, facts)]
+        k, name = max(kinds, key=lambda kv: kv[0])  # the first of equals: 游金, then 三金倒, then 自摸
         parts: list[list[Any]] = [[name, k]]
         patterns = [name]
-        if ctx.turn_kind == BY_REPLACEMENT and state.after_kong == ctx.seat:
-            patterns.append("kong_bloom")
-            parts.append(["kong_bloom", opts["factor_kong_bloom"]])
-            k *= opts["factor_kong_bloom"]
+        bloom = scoring.PATTERN["kong_bloom"]
+        if bloom.applies(facts):
+            patterns.append(bloom.key)
+            parts.append([bloom.key, bloom.value(opts)])
+            k *= bloom.value(opts)
         return WinVerdict(patterns, {"k": k, "parts": parts, "golds": golds})
 
     @staticmethod

@@ -12,17 +12,18 @@ the hand is zero-sum by construction.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from games.engine.patterns import Pattern, by_key
 from games.engine.rule_state import RuleState, state_of
 from games.engine.scoring import Ledger, others
 from games.engine.state import BreakdownItem, Result, seat_name
 from games.engine.tiles import Tile
 from games.engine.variants.zhangzhou_hands import points
-from games.engine.win import draw_result, win_result
+from games.engine.win import WinFacts, draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -55,19 +56,40 @@ def zhangzhou_state(hand: Hand) -> ZhangzhouState:
     return state_of(hand, ZhangzhouState)
 
 
-# Pattern key -> label.  A verdict's ``data["parts"]`` gives each pattern's value.
-LABELS: dict[str, str] = {
-    "discard": "平胡",
-    "self_draw": "自摸",
-    "three_golds": "三金倒",
-    "rob_gold": "抢金",
-    "you_single": "单游",
-    "you_double": "双游",
-    "you_triple": "三游",
-    "robbing_kong": "抢杠胡",
-    "kong_bloom": "杠上开花",
-}
 SELF_DRAWN = frozenset({"self_draw", "rob_gold"})  # sources with no discarder
+
+
+@dataclass(frozen=True, slots=True)
+class ZhangzhouFacts(WinFacts):
+    """D3's facts of a self-drawn win: the shared ones (``wilds``: the 金 in hand) and 游金."""
+
+    you_level: int = 0  # 1 单游, 2 双游: the level the winner entered by a discard
+    you_draw: bool = False  # the draw completes 游金 (an ordinary tile onto five melds and a 金)
+    triple_you: bool = False  # the winner drew the 金 in 双游 (三游)
+    after_kong: bool = False  # the draw is the replacement for the winner's own kong
+
+
+def _you(level: int) -> Callable[[ZhangzhouFacts], bool]:
+    return lambda f: not f.triple_you and f.shaped and f.you_draw and min(f.you_level, 2) == level
+
+
+# The win kinds, each worth its K (a table option); a verdict's ``data["parts"]`` keeps the
+# values it was judged with.  A self-draw scores the one kind worth most, the first of equals
+# in this order (游金, then 三金倒, then 自摸); 杠上开花 multiplies it.
+PATTERNS: tuple[Pattern[ZhangzhouFacts], ...] = (
+    Pattern("discard", "平胡", option="k_discard"),
+    Pattern("robbing_kong", "抢杠胡", price=lambda o: int(o["k_discard"] * o["factor_robbing_kong"])),
+    Pattern("rob_gold", "抢金", option="k_rob_gold"),
+    Pattern("you_triple", "三游", lambda f: f.triple_you, "k_triple_you"),
+    Pattern("you_double", "双游", _you(2), "k_double_you"),
+    Pattern("you_single", "单游", _you(1), "k_single_you"),
+    Pattern("three_golds", "三金倒", lambda f: f.wilds >= 3, "k_three_golds"),
+    Pattern("self_draw", "自摸", lambda f: f.shaped, "k_self_draw"),
+    Pattern("kong_bloom", "杠上开花", lambda f: f.turn_kind == "replacement" and f.after_kong, "factor_kong_bloom"),
+)
+PATTERN = by_key(PATTERNS)
+SELF_DRAW_KINDS = tuple(PATTERN[k] for k in ("you_triple", "you_double", "you_single", "three_golds", "self_draw"))
+LABELS: dict[str, str] = {p.key: p.label for p in PATTERNS}
 
 
 def streak_factor(hand: Hand, a: int, b: int) -> int:

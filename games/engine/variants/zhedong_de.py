@@ -36,6 +36,7 @@ from games.engine.variants import register
 from games.engine.variants.base import FlipsHeadTile, WinVerdict
 from games.engine.variants.zhedong_de_points import (
     CAP,
+    PATTERN,
     PATTERNS,
     HandScore,
     WinSpec,
@@ -71,8 +72,8 @@ PATTERN_OPTIONS = tuple(
         house=True,
         help="The source defines this pattern but lost its value (SPEC D1.3.2).",
     )
-    for key, (label, opt) in PATTERNS.items()
-    if key != "small_dragons"
+    for opt, label in ((p.option, p.label) for p in PATTERNS)
+    if opt is not None and opt != "fan_small_dragons_extra"
 )
 
 
@@ -344,7 +345,7 @@ def _score_lines(seat: int, score: HandScore, winner: bool) -> list[BreakdownIte
         for i in score.items
     ]
     for key, fan in score.patterns:
-        label = "大三元" if key == "big_dragons" else PATTERNS[key][0]
+        label = PATTERN[key].label
         detail = "腊子" if key == "big_dragons" else f"{fan}番"
         lines.append(BreakdownItem(f"{seat_name(seat)}:{key}", f"{who} {label}", fan, detail))
     if winner:
