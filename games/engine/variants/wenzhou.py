@@ -36,15 +36,15 @@ from games.engine.variants import register
 from games.engine.variants.base import PreHandQuestion, ScenarioError, Variant, WinVerdict
 from games.engine.variants.wenzhou_hands import (
     CLASS_LABEL,
-    CLASS_MULT,
     PAOMA_LABELS,
-    PATTERNS,
+    PATTERN,
+    PATTERN_CLASS,
     Faces,
     Judgement,
-    WinFacts,
     judge,
     paoma_state,
     quick_win,
+    win_facts,
 )
 from games.engine.variants.wenzhou_scoring import (
     TIERS,
@@ -329,15 +329,18 @@ class Wenzhou(Variant):
                 state = "three_caishen"
             if state is not None:
                 return f"跑马 ({PAOMA_LABELS[state]}): this hand may only be won by self-draw (只能自摸)"
-        facts = WinFacts(
-            source=ctx.source,
-            tile=ctx.tile,
-            melds=ctx.melds,
+        facts = win_facts(
+            ctx,
+            c,
+            wilds,
+            std,
+            pairs,
+            faces,
             heaven=self_draw and ctx.seat == 0 and ctx.turn_kind == "deal",
             earth=self._is_earth(hand, ctx),
             kong_bloom=self_draw and ctx.turn_kind == "replacement",
         )
-        j = judge(c, wilds, std, pairs, facts, faces)
+        j = judge(facts)
         return WinVerdict(patterns=list(j.patterns), data={"judgement": j})
 
     def _is_earth(self, hand: Hand, ctx: WinContext) -> bool:
@@ -455,9 +458,8 @@ class Wenzhou(Variant):
         winner = ctx.seat
         items: list[BreakdownItem] = []
         for p in j.patterns:
-            label, cls = PATTERNS[p]
-            note = CLASS_LABEL[cls] if p == j.counted else f"{CLASS_LABEL[cls]}, 不叠加 (not counted)"
-            items.append(BreakdownItem(p, label, CLASS_MULT[cls], note))
+            cls = CLASS_LABEL[PATTERN_CLASS[p]]
+            items.append(PATTERN[p].item(opts, cls if p == j.counted else f"{cls}, 不叠加 (not counted)"))
         if j.self_draw_double:
             items.append(BreakdownItem("self_draw_double", "自摸翻倍", 2))
         if j.kong_bloom:
