@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from games.engine.hand import BY_REPLACEMENT
+from games.engine.patterns import Pattern, matching
 from games.engine.rule_state import RuleState, state_of
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, MELD_CHOW, BreakdownItem, Result, seat_name
@@ -30,7 +31,7 @@ from games.engine.variants.dongbei_shapes import (
     is_one_left,
     sequence_fans,
 )
-from games.engine.win import draw_result, win_result
+from games.engine.win import WinFacts, draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -56,35 +57,62 @@ def dongbei_state(hand: Hand) -> DongbeiState:
 
 
 # ------------------------------------------------------------------------------------ 番
+@dataclass(frozen=True, slots=True)
+class DongbeiFacts(WinFacts):
+    """D4's facts of one reading (``form``) of a winning hand."""
+
+    form: str = STANDARD  # STANDARD or SEVEN_PAIRS
+    ready: bool = False  # the winner declared 听 (报听)
+    closed: bool = False  # 立门: no chow, pung or exposed kong
+    one_left: bool = False  # 手把一
+    flush: str | None = None  # "full" (清一色), "half" (混一色) or None
+
+
+# The winner's fixed 番, before and after the computed ones (the sequence and four-alike 番).
+# A pattern worth 0 at the table (an option set to 0) is not listed.
+HEAD_FANS: tuple[Pattern[DongbeiFacts], ...] = (
+    Pattern("ready", "听牌", lambda f: f.ready),
+    Pattern("seven_pairs", "七小对", lambda f: f.form == SEVEN_PAIRS, fixed=3),
+    # 七小对糊时不叠加自己立门.
+    Pattern("closed", "立门", lambda f: f.form != SEVEN_PAIRS and f.closed),
+    Pattern("one_left", "手把一", lambda f: f.one_left),
+)
+TAIL_FANS: tuple[Pattern[DongbeiFacts], ...] = (
+    # 杠上开花 does not add the 自摸 番 (不累加点炮和自摸).
+    Pattern("kong_bloom", "杠上开花", lambda f: f.self_drawn and f.turn_kind == BY_REPLACEMENT, fixed=2),
+    Pattern("self_draw", "自摸", lambda f: f.self_drawn and f.turn_kind != BY_REPLACEMENT, "fan_self_draw"),
+    Pattern("half_flush", "混一色", lambda f: f.flush == "half", "fan_half_flush"),
+    Pattern("full_flush", "清一色", lambda f: f.flush == "full", "fan_full_flush"),
+)
+
+
+def _fans(patterns: Sequence[Pattern[DongbeiFacts]], facts: DongbeiFacts, options: Mapping[str, Any]) -> list[Fan]:
+    out = []
+    for p in matching(patterns, facts):
+        value = p.value(options)
+        if value:
+            out.append(Fan(p.key, p.label, value))
+    return out
+
+
 def winner_fans(hand: Hand, ctx: WinContext, form: str) -> list[Fan]:
     """The winner's 番 for one reading (``form``) of the winning hand."""
     opts = hand.options
     counts = ctx.counts[:34]
     melds = ctx.melds
-    fans: list[Fan] = []
-    if hand.players[ctx.seat].flags.get(READY):
-        fans.append(Fan("ready", "听牌", 1))
-    if form == SEVEN_PAIRS:
-        # 七小对糊时不叠加自己立门.
-        fans.append(Fan("seven_pairs", "七小对", 3))
-    elif is_closed(melds):
-        fans.append(Fan("closed", "立门", 1))
-    if is_one_left(sum(counts), melds, winning=True):
-        fans.append(Fan("one_left", "手把一", 1))
+    facts = DongbeiFacts.of(
+        ctx,
+        form=form,
+        ready=bool(hand.players[ctx.seat].flags.get(READY)),
+        closed=is_closed(melds),
+        one_left=is_one_left(sum(counts), melds, winning=True),
+        flush=flush_kind(all_tiles(counts, melds)),
+    )
+    fans = _fans(HEAD_FANS, facts, opts)
     if form == STANDARD:
         fans.extend(best_sequence_fans(counts, melds))
     fans.extend(four_alike_fans(counts, melds, exposed_only=False))
-    if ctx.source == "self_draw":
-        if ctx.turn_kind == BY_REPLACEMENT:
-            # 杠上开花 does not add the 自摸 番 (不累加点炮和自摸).
-            fans.append(Fan("kong_bloom", "杠上开花", 2))
-        elif opts["fan_self_draw"]:
-            fans.append(Fan("self_draw", "自摸", opts["fan_self_draw"]))
-    flush = flush_kind(all_tiles(counts, melds))
-    if flush == "half" and opts["fan_half_flush"]:
-        fans.append(Fan("half_flush", "混一色", opts["fan_half_flush"]))
-    if flush == "full" and opts["fan_full_flush"]:
-        fans.append(Fan("full_flush", "清一色", opts["fan_full_flush"]))
+    fans.extend(_fans(TAIL_FANS, facts, opts))
     return fans
 
 
