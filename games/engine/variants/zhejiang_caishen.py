@@ -82,7 +82,6 @@ class ZhejiangCaishen(FlipsHeadTile):
     source = "000_469410a6f657b378.zh.txt"
     spec_section = "D0"
     flipped_name = "the 财神前导牌"
-    flipped_name = "the 财神前导牌"
     hand_size = 13
     state_type = CaishenState
     options_schema = OptionsSchema(
