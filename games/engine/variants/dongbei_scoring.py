@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine.hand import BY_REPLACEMENT
 from games.engine.patterns import Pattern, matching
-from games.engine.rule_state import RuleState, state_of
+from games.engine.rule_state import RuleState
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, MELD_CHOW, BreakdownItem, Result, seat_name
 from games.engine.tiles import Tile, rank_of, tile_str
@@ -53,7 +53,10 @@ class DongbeiState(RuleState):
 
 
 def dongbei_state(hand: Hand) -> DongbeiState:
-    return state_of(hand, DongbeiState)
+    # Inline rather than state_of(): it is read on every turn and every claim check.
+    state = hand.state
+    assert isinstance(state, DongbeiState)
+    return state
 
 
 # ------------------------------------------------------------------------------------ 番

@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.engine.patterns import Pattern, by_key
-from games.engine.rule_state import RuleState, state_of
+from games.engine.rule_state import RuleState
 from games.engine.scoring import Ledger, others
 from games.engine.state import BreakdownItem, Result, seat_name
 from games.engine.tiles import Tile
@@ -53,7 +53,10 @@ class ZhangzhouState(RuleState):
 
 
 def zhangzhou_state(hand: Hand) -> ZhangzhouState:
-    return state_of(hand, ZhangzhouState)
+    # Inline rather than state_of(): it is read on every turn and every claim check.
+    state = hand.state
+    assert isinstance(state, ZhangzhouState)
+    return state
 
 
 SELF_DRAWN = frozenset({"self_draw", "rob_gold"})  # sources with no discarder
