@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 SELF_DRAW, DISCARD_WIN, ROBBING_KONG = "self_draw", "discard", "robbing_kong"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WinFacts:
     """What every rule set knows of one winning attempt, in plain values.
 

@@ -60,7 +60,7 @@ def dongbei_state(hand: Hand) -> DongbeiState:
 
 
 # ------------------------------------------------------------------------------------ 番
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DongbeiFacts(WinFacts):
     """D4's facts of one reading (``form``) of a winning hand."""
 

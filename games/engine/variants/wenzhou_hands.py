@@ -184,7 +184,7 @@ def natural_eight_pairs(counts: Sequence[int]) -> bool:
 # ---------------------------------------------------------------------------
 # Judging a win
 # ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WenzhouFacts(WinFacts):
     """D2's facts of a win the quick test accepted: the shared ones (``wilds``: the 财神 in
     hand; ``shaped``: the standard shape, read on face counts) and what D2's patterns ask."""

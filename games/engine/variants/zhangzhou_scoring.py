@@ -62,7 +62,7 @@ def zhangzhou_state(hand: Hand) -> ZhangzhouState:
 SELF_DRAWN = frozenset({"self_draw", "rob_gold"})  # sources with no discarder
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ZhangzhouFacts(WinFacts):
     """D3's facts of a self-drawn win: the shared ones (``wilds``: the 金 in hand) and 游金."""
 

@@ -67,7 +67,7 @@ class ScoredSet:
     wild_as: tuple[Tile, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ReadingFacts:
     """One reading of the winner's hand as its patterns see it (the winner's search weighs
     every reading, so D1 builds these per reading, once each)."""

@@ -36,7 +36,7 @@ class CaishenState(RuleState):
     indicator: Tile | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CaishenFacts(WinFacts):
     """D0's facts of one win: the shared ones, and whether all four 财神 are in hand."""
 
