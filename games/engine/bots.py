@@ -32,6 +32,7 @@ from games.engine.variants.dongbei.scoring import READY
 from games.engine.variants.zhangzhou import hands as zhangzhou_hands
 from games.engine.variants.zhangzhou.rules import ROB_GOLD, ROB_KONG, YOU, Zhangzhou
 from games.engine.variants.zhangzhou.rules import live as zhangzhou_live
+from games.engine.variants.zhangzhou.scoring import zhangzhou_state
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand
@@ -227,7 +228,7 @@ class GreedyBot:
         if zhangzhou_live(hand) <= YOU_MIN_LIVE:
             return None
         level = int(p.flags.get(YOU, 0))
-        gold: Tile = hand.extra["gold"]
+        gold: Tile = zhangzhou_state(hand).gold
         if hand.phase == CLAIM:
             w = hand.window
             pass_ = Action(seat, PASS)
@@ -283,7 +284,7 @@ class GreedyBot:
         num, den = GUESS_MIN_CHANCE
         if not unseen or kongs * den < num * len(unseen):
             return None
-        gold: Tile = hand.extra["gold"]
+        gold: Tile = zhangzhou_state(hand).gold
         counts = list(p.counts)
         for a in unseen:
             assert a.tile is not None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games.engine.refusals import Refusal, refuse
+from games.engine.rule_state import RuleState
 from games.engine.state import (
     CHOW,
     DISCARD,
@@ -121,7 +122,7 @@ class Hand:
         context: dict[str, Any],
         wall: Wall,
         players: list[Player],
-        extra: dict[str, Any] | None = None,
+        state: RuleState | None = None,
         seed: str | None = None,
         seed_hash: str | None = None,
         open_empty_windows: bool = False,
@@ -131,8 +132,9 @@ class Hand:
         self.context = context
         self.wall = wall
         self.players = players
-        self.extra: dict[str, Any] = extra or {}  # variant state: indicator, wild kinds, ...
-        self.wild_set: frozenset[Tile] = frozenset(self.extra.get("wilds", ()))
+        # The rule set's own state (its ``state_type``): the indicator, wild kinds, 分饼 ...
+        self.state: RuleState = state if state is not None else variant.state_type()
+        self.wild_set: frozenset[Tile] = frozenset(self.state.wilds)
         self.seed = seed  # secret until the hand ends
         self.seed_hash = seed_hash
         self.turn = 0
@@ -163,8 +165,8 @@ class Hand:
         return self.variant.wild_kinds(self)
 
     def set_wilds(self, kinds: list[Tile]) -> None:
-        """Record this hand's wild kinds (kept in ``extra`` for snapshots, cached as a set)."""
-        self.extra["wilds"] = list(kinds)
+        """Record this hand's wild kinds (kept in the state for snapshots, cached as a set)."""
+        self.state.wilds = list(kinds)
         self.wild_set = frozenset(kinds)
 
     def wall_left(self) -> int:
@@ -766,7 +768,7 @@ class Hand:
             "context": dict(self.context),
             "wall": self.wall.to_json(),
             "players": [p.to_json() for p in self.players],
-            "extra": dict(self.extra),
+            "state": self.state.to_json(),
             "seed": self.seed,
             "seed_hash": self.seed_hash,
             "turn": self.turn,
@@ -786,14 +788,14 @@ class Hand:
         from games.engine.variants import get_variant
 
         d = current_snapshot(d)
-
+        variant = get_variant(d["variant"])
         h = cls(
-            variant=get_variant(d["variant"]),
+            variant=variant,
             options=dict(d["options"]),
             context=dict(d["context"]),
             wall=Wall.from_json(d["wall"]),
             players=[Player.from_json(p) for p in d["players"]],
-            extra=dict(d["extra"]),
+            state=variant.state_type.from_json(d["state"]),
             seed=d["seed"],
             seed_hash=d["seed_hash"],
             open_empty_windows=d["open_empty_windows"],
@@ -812,13 +814,20 @@ class Hand:
 def current_snapshot(d: dict[str, Any]) -> dict[str, Any]:
     """A :meth:`Hand.to_json` snapshot in today's keys.  One saved before ``ply`` and
     ``open_empty_windows`` were (the platform's hands in progress, the starting points of its
-    replays) named the ply ``seq``, and was always played with claim protection on."""
-    if "ply" in d and "open_empty_windows" in d:
+    replays) named the ply ``seq``, and was always played with claim protection on.  One saved
+    before the typed rule-set state kept the same fields in an untyped ``extra``: it becomes
+    the rule set's ``state`` as :meth:`~games.engine.rule_state.RuleState.to_json` writes it
+    (fields the old code had not set take their defaults)."""
+    if "ply" in d and "open_empty_windows" in d and "state" in d:
         return d
     out = dict(d)
     if "ply" not in out:
         out["ply"] = out.pop("seq")
     out.setdefault("open_empty_windows", True)
+    if "state" not in out:
+        from games.engine.variants import get_variant
+
+        out["state"] = get_variant(out["variant"]).state_type.from_json(out.pop("extra")).to_json()
     return out
 
 

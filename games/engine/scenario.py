@@ -223,11 +223,11 @@ def play_one(hand: Hand, act: Action) -> None:
 
 def _ended(hand: Hand, act: Action) -> bool:
     """True if the hand is over and ``act`` only confirms how: a ``draw`` or ``win`` of the seat
-    the rules made win by itself (a variant names it in ``extra["auto_win"]``: 漳州 三游 and a
+    the rules made win by itself (a variant names it in ``its state's ``auto_win````: 漳州 三游 and a
     winning tile among the last four).  Any other action on an ended hand is refused."""
     if hand.phase != ENDED:
         return False
-    if act.kind in (DRAW, WIN) and hand.extra.get("auto_win") == act.seat:
+    if act.kind in (DRAW, WIN) and hand.state.auto_win == act.seat:
         return True
     raise IllegalAction(HAND_OVER)
 

@@ -1,9 +1,10 @@
 """Shared settlement primitives.  Every payment moves points from one seat to another,
-so a hand's deltas sum to zero by construction."""
+so a hand's deltas sum to zero by construction; :func:`check_zero_sum` guards it anyway
+(:func:`games.engine.win.payments_total` asks it of every result it builds)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from games.engine.state import seat_name
 
@@ -31,3 +32,8 @@ class Ledger:
 
 def others(seat: int) -> list[int]:
     return [s for s in range(4) if s != seat]
+
+
+def check_zero_sum(deltas: Sequence[int]) -> None:
+    if sum(deltas) != 0:
+        raise AssertionError(f"hand deltas must sum to zero, got {list(deltas)}")

@@ -249,7 +249,7 @@ class Recorder:
             notes.append(("robbing_kong", chosen.kind == WIN))
         if hand.variant.key == ZZ and hand.phase == PLAY and WIN in kinds and live(hand) > YOU_MIN_LIVE:
             p = hand.players[seat]
-            in_you = p.flags.get(YOU) and p.drawn is not None and p.drawn != hand.extra["gold"]
+            in_you = p.flags.get(YOU) and p.drawn is not None and p.drawn != hand.state.gold
             if not in_you and any(a.kind == DISCARD and enters_you(hand, seat, a) for a in acts):
                 notes.append(("you_entry", chosen.kind == DISCARD and enters_you(hand, seat, chosen)))
         for name, took in notes:
@@ -262,7 +262,7 @@ def enters_you(hand: Hand, seat: int, discard: Action) -> bool:
     assert discard.tile is not None
     counts = list(hand.players[seat].counts)
     counts[discard.tile] -= 1
-    return zh.you_shape(counts, hand.extra["gold"])
+    return zh.you_shape(counts, hand.state.gold)
 
 
 @dataclass

@@ -31,7 +31,6 @@ from games.engine.variants import get_variant
 from games.engine.variants.dongbei.hands import four_alike_fans, is_one_left, sequence_fans, waiting_tiles
 from games.engine.variants.dongbei.rules import (
     DEAD_WALL,
-    FINAL,
     READY_WAITS,
     Dongbei,
     deal_positions,
@@ -105,9 +104,9 @@ def test_wall_opens_where_the_dealers_die_says_and_the_jump_deal() -> None:
     hand = v.new_hand(seed="layout")
     ring, dice = shuffled_tiles(standard_set(), "layout")
     die = dice[0]
-    assert hand.extra["die"] == die
+    assert hand.state.die == die
     seat, stack = opening_wall(die)
-    assert hand.extra["opening"] == [seat, stack]
+    assert hand.state.opening == [seat, stack]
     start = 2 * (seat * 17 + stack)
     head = ring[start:] + ring[:start]
     assert hand.wall.tiles == head
@@ -148,8 +147,8 @@ def test_opening_wall_counts_clockwise_from_the_dealer() -> None:
 def test_turn_order_option_changes_the_opening() -> None:
     a = get_variant(V).new_hand(seed="dir")
     b = get_variant(V).new_hand({"count_direction": "turn_order"}, seed="dir")
-    assert a.extra["die"] == b.extra["die"]
-    if a.extra["die"] % 2 == 0:  # 2/4/6 point at different walls in the two directions
+    assert a.state.die == b.state.die
+    if a.state.die % 2 == 0:  # 2/4/6 point at different walls in the two directions
         assert a.wall.tiles != b.wall.tiles
 
 
@@ -685,7 +684,7 @@ def test_final_four_one_each_self_draw_only_no_kong() -> None:
     hands = fill_hands({"W": "123m 456m 789m 123p 5s", "N": "123s 789s 456p 789p 5s"}, avoid="5s")
     wall = spare(hands, 65, avoid="5s") + " 5s 5s"
     hand = build(hands, wall=wall)
-    while not hand.extra.get(FINAL):
+    while not hand.state.final_round:
         step(hand)
     # Draw 66 of 69 is W's: the first of the last four.
     assert hand.turn == 2 and hand.players[2].drawn == T("5s") and hand.wall.remaining() == DEAD_WALL + 3
@@ -715,7 +714,7 @@ def test_last_four_go_one_to_each_player_after_a_kong() -> None:
             hand.phase == PLAY
             and hand.players[hand.turn].drawn is not None
             and hand.turn == 2
-            and not hand.extra.get(FINAL)
+            and not hand.state.final_round
         ):
             legal = Action(2, KONG, tile=T("2m")) in hand.legal_actions(2)
             assert legal == (hand.wall.remaining() > 4)
@@ -723,7 +722,7 @@ def test_last_four_go_one_to_each_player_after_a_kong() -> None:
                 reason = hand.refusal(Action(2, KONG, tile=T("2m")))
                 assert reason is not None and "last four" in reason
                 refused_at_four = True
-        if hand.phase == PLAY and hand.extra.get(FINAL) and hand.players[hand.turn].drawn is not None:
+        if hand.phase == PLAY and hand.state.final_round and hand.players[hand.turn].drawn is not None:
             if not drawers or drawers[-1] != hand.turn:
                 drawers.append(hand.turn)
             assert Action(hand.turn, KONG, tile=T("2m")) not in hand.legal_actions(hand.turn)
@@ -805,10 +804,10 @@ def test_random_play_keeps_the_rules(seed: int) -> None:
         if forced is not None:
             assert forced in acts and not any(a.kind in (WIN, KONG) for a in acts)
         p = hand.players[seat]
-        if hand.phase == PLAY and (p.flags.get("ready") or hand.extra.get(FINAL)):
+        if hand.phase == PLAY and (p.flags.get("ready") or hand.state.final_round):
             assert all(a.tile == p.drawn for a in acts if a.kind == DISCARD)
             assert not any(a.kind == "ready" for a in acts)
-        if hand.phase == PLAY and hand.extra.get(FINAL) and p.drawn is not None:
+        if hand.phase == PLAY and hand.state.final_round and p.drawn is not None:
             if not final_draws or final_draws[-1] != seat:
                 final_draws.append(seat)
             assert not any(a.kind == KONG for a in acts)

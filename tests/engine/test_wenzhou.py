@@ -103,16 +103,16 @@ def test_deal_is_17_16_16_16_and_the_17th_tile_from_the_tail_is_the_caishen(seed
     assert hand.wall_left() == 70  # 136 - 65 dealt - the face-up 财神
     (pos,) = hand.wall.face_up
     assert pos == hand.wall.tail_position(16)
-    assert hand.extra["wilds"] == [hand.wall.tiles[pos]]
+    assert hand.state.wilds == [hand.wall.tiles[pos]]
     assert Wenzhou.live_left(hand) == 54
     normal = 0
     while Wenzhou.live_left(hand):
         hand.wall.draw_head()
         normal += 1
     assert normal == 54
-    reserve = set(hand.extra["reserve"])
+    reserve = set(hand.state.reserve)
     assert len(reserve) == 16 and not any(hand.wall.taken[p] for p in reserve)  # kong replacements only
-    assert [hand.wall.tail_position(k) for k in range(16)] == hand.extra["reserve"]
+    assert [hand.wall.tail_position(k) for k in range(16)] == hand.state.reserve
 
 
 def test_no_red_green_plays_128_tiles_with_46_normal_draws() -> None:
@@ -290,7 +290,7 @@ def follow_actions() -> list[dict[str, Any]]:
 
 def test_follow_wind_three_in_a_row_costs_21() -> None:
     hand = hand_after(V, FOLLOW, follow_actions(), flipped="9s", wall=FOLLOW_WALL, options={"follow_wind": True})
-    assert hand.extra["follow_paid"] == [[0, 1], [0, 2], [0, 4]]
+    assert hand.state.follow_paid == [[0, 1], [0, 2], [0, 4]]
     result = hand.variant.settle_draw(hand)
     follow = next(b for b in result.breakdown if b.name == "follow_wind")
     assert follow.payments == {"E": -21, "S": 7, "W": 7, "N": 7}
@@ -298,7 +298,7 @@ def test_follow_wind_three_in_a_row_costs_21() -> None:
 
 def test_follow_wind_is_off_by_default() -> None:
     hand = hand_after(V, FOLLOW, follow_actions(), flipped="9s", wall=FOLLOW_WALL)
-    assert "follow_paid" not in hand.extra
+    assert hand.state.follow_paid == [] and hand.state.follow_run is None
     assert all(b.name != "follow_wind" for b in hand.variant.settle_draw(hand).breakdown)
 
 
@@ -311,7 +311,7 @@ def test_follow_wind_streak_resets_when_not_followed() -> None:
     seq += [(0, c), (1, c), (2, c), (3, c)]  # followed again: 1 each, not 2
     for seat, t in seq:
         v.after_discard(hand, seat, t, [])
-    assert hand.extra["follow_paid"] == [[0, 1], [0, 1]]
+    assert hand.state.follow_paid == [[0, 1], [0, 1]]
     follow = next(b for b in v.settle_draw(hand).breakdown if b.name == "follow_wind")
     assert follow.payments["E"] == -6
 

@@ -35,7 +35,7 @@ def claim_candidates(hand: Hand, seat: int) -> list[Action]:
 def allowed_discards(hand: Hand, seat: int, last: int | None) -> set[int]:
     """SPEC D2.2 'Discard obligation', stated afresh: follow the previous single honour, else
     any single wind/dragon (白板 when it plays one), else anything but a 财神."""
-    wild = hand.extra["wilds"][0]
+    wild = hand.state.wilds[0]
     counts = Counter(hand.players[seat].hand)
 
     def honour(x: int) -> bool:
@@ -56,7 +56,7 @@ def play(seed: int, stats: Counter[str]) -> Hand:
     hand.open_empty_windows = rng.random() < 0.5
     bots = [make_bot(rng.choice(["random", "greedy"])) for _ in range(4)]
     last: int | None = None
-    wild = hand.extra["wilds"][0]
+    wild = hand.state.wilds[0]
     start_wilds = sum(p.hand.count(wild) for p in hand.players)
     while hand.phase != ENDED:
         if hand.phase == CLAIM and hand.window is not None:

@@ -137,7 +137,7 @@ def test_flower_rounds_start_from_the_dealer_each_time() -> None:
     # Round 1: E replaces 2 (4h, 9m), S replaces 1 (1p); round 2: E again, for 4h (3m).
     assert e.flowers == parse_tiles("1h 2h 4h") and s.flowers == parse_tiles("3h")
     assert e.hand[-2:] == parse_tiles("9m 3m") and s.hand[-1] == T("1p")
-    assert hand.extra["flower_rounds"] == 2
+    assert hand.state.flower_rounds == 2
     assert [len(p.hand) for p in hand.players] == [17, 16, 16, 16]
 
 
@@ -157,12 +157,12 @@ def test_gold_is_counted_from_the_tail_and_rerolled_on_a_flower() -> None:
         wall = hand.wall
         ranks = range(wall.tail_cursor, len(wall.tiles))
         order = [p for p in (wall.tail_position(k) for k in ranks) if not wall.taken[p]]
-        rolls = hand.extra["gold_dice"]
+        rolls = hand.state.gold_dice
         for dice in rolls[:-1]:
             assert is_flower(wall.tiles[order[sum(dice) - 1]])  # a flower: put back, roll again
         pos = order[sum(rolls[-1]) - 1]
-        assert pos == hand.extra["gold_pos"] and hand.extra["gold"] == wall.tiles[pos]
-        assert not is_flower(hand.extra["gold"]) and pos in wall.face_up and pos not in wall.skip
+        assert pos == hand.state.gold_pos and hand.state.gold == wall.tiles[pos]
+        assert not is_flower(hand.state.gold) and pos in wall.face_up and pos not in wall.skip
         if len(rolls) > 1:
             rerolled = hand
             break
@@ -189,7 +189,7 @@ def test_a_replacement_draw_takes_the_gold_in_turn() -> None:
 
 def test_gold_option_keeps_the_gold_out_of_the_draws() -> None:
     hand = after(table({}), [], options={"gold_drawable": False})
-    assert hand.extra["gold_pos"] in hand.wall.skip and hand.wall.remaining() == 78
+    assert hand.state.gold_pos in hand.wall.skip and hand.wall.remaining() == 78
 
 
 # -- example 4: 白板 plays the gold's face ------------------------------------------------------------
@@ -294,7 +294,7 @@ def test_non_dealer_robs_the_gold_with_a_ready_16() -> None:
     assert out["status"] == "win" and out["winner"] == "S" and out["self_drawn"] is True and out["from"] is None
     assert names(out)[0] == "rob_gold" and out["deltas"] == {"E": -2, "S": 6, "W": -2, "N": -2}
     hand = after(hands, [act("S", "rob_gold")], flipped="9s")
-    assert hand.wall.taken[hand.extra["gold_pos"]] and T("9s") in hand.players[1].hand
+    assert hand.wall.taken[hand.state.gold_pos] and T("9s") in hand.players[1].hand
 
 
 def test_dealer_robs_the_gold_by_setting_one_tile_aside() -> None:
@@ -536,7 +536,7 @@ def test_double_you_forced_discards_may_be_won_but_not_claimed() -> None:
 def test_the_restriction_ends_with_the_you_players_draw() -> None:
     sc = golden()
     hand = after(sc["hands"], sc["actions"][:5] + [act("S", "draw")], wall=sc["wall"])
-    assert hand.extra["double_you"] == [] and hand.turn == 1
+    assert hand.state.double_you == [] and hand.turn == 1
 
 
 def test_triple_you_stops_the_hand_at_once() -> None:
@@ -576,13 +576,13 @@ FOLLOW = [
 def test_fenbing_first_round_then_doubling() -> None:
     wall = "9s 9s 9s 9s 6p 6p 6p 6p"
     hand = after(fenbing_hands(), FOLLOW[:4], wall=wall)
-    assert hand.extra["fenbing"] == [1, False] and zs.fenbing_each(hand) == 1
+    assert hand.state.fenbing == [1, False] and zs.fenbing_each(hand) == 1
     hand = after(fenbing_hands(), FOLLOW, wall=wall)
-    assert hand.extra["fenbing"] == [2, False] and zs.fenbing_each(hand) == 3
+    assert hand.state.fenbing == [2, False] and zs.fenbing_each(hand) == 3
     out = run(fenbing_hands(), FOLLOW + [act("E", "discard", "2m"), act("S", "discard", "1m")], wall=wall)
     assert out["status"] == "in_progress"
     hand = after(fenbing_hands(), FOLLOW + [act("E", "discard", "2m"), act("S", "discard", "1m")], wall=wall)
-    assert hand.extra["fenbing"] == [2, True]  # the third lead was not followed: it stops there
+    assert hand.state.fenbing == [2, True]  # the third lead was not followed: it stops there
     result = get_variant(V).settle_draw(hand)
     assert next(b for b in result.breakdown if b.name == "fenbing").payments == {"E": -9, "S": 3, "W": 3, "N": 3}
 
@@ -591,7 +591,7 @@ def test_no_fenbing_when_the_first_lead_is_not_followed() -> None:
     wall = "9s 9s 9s 9s 6p 6p 6p 6p"
     acts = [act("E", "discard", "E"), act("S", "discard", "2m")] + FOLLOW[2:]
     hand = after(fenbing_hands(), acts, wall=wall)
-    assert hand.extra["fenbing"][0] == 0 and zs.fenbing_each(hand) == 0
+    assert hand.state.fenbing[0] == 0 and zs.fenbing_each(hand) == 0
 
 
 # -- examples 14-15: 花分/杠分 and the losers' pairwise settlement --------------------------------------------
@@ -927,7 +927,7 @@ def test_separate_winner_points_option() -> None:
 def test_wins_on_forced_discards_follow_the_table_option(allowed: bool) -> None:
     v = get_variant(V)
     hand = after(furiten_hands(), [], flipped="P", options={"double_you_discard_win": allowed})
-    hand.extra["double_you"] = [1]  # S is 双游: W's forced 3m may (or may not) be won by N
+    hand.state.double_you = [1]  # S is 双游: W's forced 3m may (or may not) be won by N
     verdict = v.evaluate_win(hand, hand._claim_win_context(3, "discard", 2, T("3m")))
     assert isinstance(verdict, WinVerdict) == allowed
     assert v.pung_refusal(hand, 3, T("E")) is not None  # and never a chow or pung meanwhile
@@ -943,8 +943,8 @@ def test_draw_settles_everyones_points_pairwise() -> None:
 
 def test_contract_moves_the_winners_fenbing_to_the_discarder() -> None:
     hand = after(golden()["hands"], [])
-    hand.extra["fenbing"] = [1, False]
-    hand.extra["final_round"] = True
+    hand.state.fenbing = [1, False]
+    hand.state.final_round = True
     p = hand.players[2]
     ctx = WinContext(2, T("9m"), "discard", 1, "claim", list(p.counts), [])
     result = zs.settle_win(hand, ctx, WinVerdict(["discard"], {"k": 1, "parts": [["discard", 1]]}))

@@ -35,7 +35,7 @@ MIXES = [["greedy"] * 4, ["random"] * 4, ["random", "greedy", "greedy", "random"
 
 
 def restricted(hand: Hand, seat: int) -> bool:
-    return any(s != seat for s in hand.extra["double_you"])
+    return any(s != seat for s in hand.state.double_you)
 
 
 @pytest.mark.parametrize("seed", range(24))
@@ -88,7 +88,7 @@ def test_prompt_defaults_pass_and_the_draw_follows() -> None:
         hand = get_variant(V).new_hand(seed=f"prompt-{i}")
         rng = random.Random(i)
         for _action, _events in steps(hand, ["greedy"] * 4, rng):
-            if hand.phase == PROMPT and hand.extra["prompt"]["kind"] == ROB_KONG:
+            if hand.phase == PROMPT and hand.state.prompt["kind"] == ROB_KONG:
                 seat = hand.turn
                 assert hand.timeout_action(seat) == Action(seat, PASS)
                 size = len(hand.players[seat].hand)
@@ -113,10 +113,10 @@ def test_bots_respect_double_you(rng_seed: int) -> None:
     hand = scenario.build_hand(sc)
     for i, raw in enumerate(sc["actions"][:2]):
         scenario.play_one(hand, scenario.parse_action(raw, i))
-    assert hand.extra["double_you"] == [1]
+    assert hand.state.double_you == [1]
     mix = ["random", "greedy"] * 2 if rng_seed % 2 else ["random"] * 4
     gen = steps(hand, mix, random.Random(rng_seed))
-    while hand.extra["double_you"] and not hand.ended:
+    while hand.state.double_you and not hand.ended:
         drawn = [p.drawn for p in hand.players]
         action, _events = next(gen)
         assert action.kind in (DISCARD, PASS, WIN), action

@@ -522,14 +522,14 @@ def test_deal_flips_the_de_out_of_play(seed: str) -> None:
     assert [len(p.hand) for p in hand.players] == [14, 13, 13, 13]
     assert hand.wall.remaining() == 82
     pos = next(iter(hand.wall.face_up))
-    assert hand.wall.tiles[pos] == hand.extra["flipped"] == hand.extra["wilds"][0]
+    assert hand.wall.tiles[pos] == hand.state.flipped == hand.state.wilds[0]
     assert hand.public_view()["table"]["de"]
 
 
 def test_de_next_mode() -> None:
     assert [next_kind(parse_tile(t)) for t in ("9m", "5p", "N", "P", "E")] == parse_tiles("1m 6p E C S")
     hand = get_variant(V).new_hand({"de_from": "next"}, seed="n")
-    assert hand.extra["wilds"] == [next_kind(hand.extra["flipped"])]
+    assert hand.state.wilds == [next_kind(hand.state.flipped)]
 
 
 def test_win_needs_a_shape_and_self_draw_of_a_de_wins() -> None:

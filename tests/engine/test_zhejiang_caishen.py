@@ -47,8 +47,8 @@ def test_deal_gives_14_and_13_and_82_drawable_tiles(seed: str) -> None:
     assert hand.wall.remaining() == 82
     assert hand.wall_left() == 82  # the indicator lies face up: not counted
     indicator_pos = next(iter(hand.wall.face_up))
-    assert hand.wall.tiles[indicator_pos] == hand.extra["indicator"]
-    assert hand.extra["wilds"] == [wild_from_indicator(hand.extra["indicator"])]
+    assert hand.wall.tiles[indicator_pos] == hand.state.indicator
+    assert hand.state.wilds == [wild_from_indicator(hand.state.indicator)]
     drawn = 0
     while hand.wall.remaining():
         hand.wall.draw_head()

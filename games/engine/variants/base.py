@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine.options import OptionsError, OptionsSchema
 from games.engine.refusals import Refusal, refuse
+from games.engine.rule_state import RuleState
 from games.engine.state import CHOW, KONG, PUNG, WIN, Action, BreakdownItem, Event, Meld, Player, Result
 from games.engine.tiles import Tile, format_tiles, standard_set, tile_str
 from games.engine.wall import Wall, break_order, new_seed, rigged_wall, seed_commitment, shuffled_tiles
@@ -81,6 +82,7 @@ class Variant:
     context_keys: frozenset[str] = frozenset()
     hand_size = 13  # a non-dealer's dealt tiles; the dealer has one more
     kong_after_claim = False  # may a player kong on the turn they chowed/punged?
+    state_type: type[RuleState] = RuleState  # what a hand records of this rule set (saved in snapshots)
     added_kong_robbable = True
 
     # ------------------------------------------------------------ configuration
@@ -116,17 +118,18 @@ class Variant:
         ctx = self.validate_context(context)
         seed = seed if seed is not None else new_seed()
         ring, dice = shuffled_tiles(self.tile_set(opts), seed)
-        tiles, extra = self.break_wall(ring, dice, opts)
+        tiles, roll = self.break_wall(ring, dice, opts)
         wall = Wall(tiles=tiles)
         players = [Player() for _ in range(4)]
         self.deal(wall, players)
+        state = self.state_type.from_json(roll)
         hand = Hand(
             self,
             opts,
             ctx,
             wall,
             players,
-            extra=extra,
+            state=state,
             seed=seed,
             seed_hash=seed_commitment(seed),
             open_empty_windows=open_empty_windows,
@@ -137,7 +140,8 @@ class Variant:
     def break_wall(
         self, ring: list[Tile], dice: tuple[int, int], options: Mapping[str, Any]
     ) -> tuple[list[Tile], dict[str, Any]]:
-        """The ring in head order after the break, and what the hand records of the roll.
+        """The ring in head order after the break, and what the hand records of the roll (fields
+        of the rule set's :attr:`state_type`).
 
         D0's rule by default: count the dice sum from the dealer, start at stack smaller-die + 1.
         """

@@ -44,10 +44,9 @@ from games.engine.tiles import NUM_KINDS, Tile, tile_str
 from games.engine.variants.base import PreHandQuestion, Variant, WinVerdict
 from games.engine.variants.dongbei.hands import could_wait, has_yaojiu, may_be_ready, waiting_tiles, win_forms
 from games.engine.variants.dongbei.scoring import (
-    AFTER_KONG,
-    NIANZHUANG_COUNT,
-    NIANZHUANG_TILE,
     READY,
+    DongbeiState,
+    dongbei_state,
     kong_items,
     settle_draw,
     settle_win,
@@ -60,7 +59,6 @@ if TYPE_CHECKING:
 DEAD_WALL = 14  # 无杠流局: the last 14 tiles are never drawn (until a kong is made)
 FINAL_ROUND = 4  # the last four drawable tiles, one to each player
 READY_WAITS = "ready_waits"  # private player flag: the winning tiles 报听 was declared on
-FINAL = "final_round"  # hand.extra: the last four tiles are being drawn
 CLOCKWISE, TURN_ORDER = "clockwise", "turn_order"
 
 
@@ -149,6 +147,7 @@ class Dongbei(Variant):
         return kong_items(hand)
 
     hand_size = 13
+    state_type = DongbeiState
     context_keys = frozenset({"piao"})
     kong_after_claim = False
     added_kong_robbable = True  # SPEC D4.3.6: 补杠 may be robbed like a 明杠
@@ -259,13 +258,13 @@ class Dongbei(Variant):
         return self.drawable(hand) > 0
 
     def in_final_round(self, hand: Hand) -> bool:
-        return bool(hand.extra.get(FINAL))
+        return dongbei_state(hand).final_round
 
     def after_draw(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
         # Kongs are refused once their replacement would be one of the last four, so only
         # a normal draw ever takes one of them.
-        if not hand.extra.get(FINAL) and self.drawable(hand) < FINAL_ROUND:
-            hand.extra[FINAL] = True
+        if not dongbei_state(hand).final_round and self.drawable(hand) < FINAL_ROUND:
+            dongbei_state(hand).final_round = True
             events.append(Event("final_round", None, {"tiles": FINAL_ROUND}))
 
     # -------------------------------------------------------------------- rules
@@ -273,7 +272,7 @@ class Dongbei(Variant):
         p = hand.players[seat]
         if p.drawn is None or tile == p.drawn:
             return None
-        if hand.extra.get(FINAL):
+        if dongbei_state(hand).final_round:
             return _FINAL_NO_DISCARD
         if p.flags.get(READY):
             drawn = tile_str(p.drawn)
@@ -291,14 +290,14 @@ class Dongbei(Variant):
         return self._claim_block(hand, seat, "pung")
 
     def _claim_block(self, hand: Hand, seat: int, what: str) -> Refusal | None:
-        if hand.extra.get(FINAL):
+        if dongbei_state(hand).final_round:
             return refuse("dongbei_final_no_claim", "a tile laid aside in the last four cannot be claimed")
         if hand.players[seat].flags.get(READY):
             return refuse("dongbei_ready_no_claim", "after 报听 you may not {verb} (报听后不能吃碰)", verb=what)
         return None
 
     def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None:
-        if hand.extra.get(FINAL):
+        if dongbei_state(hand).final_round:
             return refuse("dongbei_final_no_kong", "no kong on the last four tiles (最后4张不可以杠)")
         if hand.wall.remaining() <= FINAL_ROUND:
             return refuse(
@@ -331,7 +330,7 @@ class Dongbei(Variant):
 
     def extra_own_turn_actions(self, hand: Hand, seat: int) -> list[Action]:
         p = hand.players[seat]
-        if p.flags.get(READY) or hand.extra.get(FINAL):
+        if p.flags.get(READY) or dongbei_state(hand).final_round:
             return []
         counts = list(p.counts[:NUM_KINDS])
         melds = len(p.melds)
@@ -364,7 +363,7 @@ class Dongbei(Variant):
         p = hand.players[action.seat]
         if p.flags.get(READY):
             return refuse("dongbei_already_ready", "you have already declared 听 (已报听)")
-        if hand.extra.get(FINAL):
+        if dongbei_state(hand).final_round:
             return refuse("dongbei_final_no_ready", "no 报听 on the last four tiles")
         if not p.counts[t]:
             return refuse("tile_not_in_hand", "{tile} is not in your hand", tile=tile_str(t))
@@ -406,7 +405,7 @@ class Dongbei(Variant):
         if hand.phase != PLAY or seat != hand.turn:
             return None
         p = hand.players[seat]
-        if p.drawn is None or not (p.flags.get(READY) or hand.extra.get(FINAL)):
+        if p.drawn is None or not (p.flags.get(READY) or dongbei_state(hand).final_round):
             return None
         legal = hand.legal_actions(seat)
         if any(a.kind in (WIN, KONG) for a in legal):
@@ -417,28 +416,30 @@ class Dongbei(Variant):
     # ------------------------------------------------------------------ tracking
     def after_discard(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
         # 杠后炮: a discard made on the turn of a kong's replacement draw.
-        hand.extra[AFTER_KONG] = hand.turn_kind == BY_REPLACEMENT
-        n = hand.extra.get(NIANZHUANG_COUNT, 0)
+        state = dongbei_state(hand)
+        state.discard_after_kong = hand.turn_kind == BY_REPLACEMENT
+        n = state.nianzhuang_count
         if not 0 <= n < 4:
             return
         # 撵庄: the first four discards are E, S, W, N in turn, all the dealer's tile.
-        if seat != n or (n and tile != hand.extra[NIANZHUANG_TILE]):
-            hand.extra[NIANZHUANG_COUNT] = -1
+        if seat != n or (n and tile != state.nianzhuang_tile):
+            state.nianzhuang_count = -1
             return
         if n == 0:
-            hand.extra[NIANZHUANG_TILE] = tile
-        hand.extra[NIANZHUANG_COUNT] = n + 1
+            state.nianzhuang_tile = tile
+        state.nianzhuang_count = n + 1
         if n + 1 == 4:
             events.append(Event("nianzhuang", 0, {"tile": tile_str(tile)}))
 
     def after_meld(self, hand: Hand, seat: int, meld: Meld, events: list[Event]) -> None:
         # A claim before all three have followed the dealer spoils 撵庄.
-        if meld.from_seat is not None and 0 <= hand.extra.get(NIANZHUANG_COUNT, 0) < 4:
-            hand.extra[NIANZHUANG_COUNT] = -1
+        state = dongbei_state(hand)
+        if meld.from_seat is not None and 0 <= state.nianzhuang_count < 4:
+            state.nianzhuang_count = -1
 
     # --------------------------------------------------------------------- wins
     def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
-        if ctx.source != "self_draw" and hand.extra.get(FINAL):
+        if ctx.source != "self_draw" and dongbei_state(hand).final_round:
             return refuse(
                 "dongbei_final_no_discard_win",
                 "a tile laid aside in the last four cannot be won on: only self-draw wins there",
@@ -470,15 +471,16 @@ class Dongbei(Variant):
 
     # ------------------------------------------------------------ presentation
     def public_info(self, hand: Hand) -> dict[str, Any]:
+        state = dongbei_state(hand)
         info: dict[str, Any] = {
             "drawable": max(0, self.drawable(hand)),
             "dead_wall": 0 if hand.kongs_made else DEAD_WALL,
-            "final_round": bool(hand.extra.get(FINAL)),
+            "final_round": state.final_round,
         }
-        if "die" in hand.extra:
-            info["die"] = hand.extra["die"]
-        if hand.extra.get(NIANZHUANG_COUNT) == 4:
-            info["nianzhuang"] = tile_str(hand.extra[NIANZHUANG_TILE])
+        if state.die is not None:
+            info["die"] = state.die
+        if state.nianzhuang_count == 4 and state.nianzhuang_tile is not None:
+            info["nianzhuang"] = tile_str(state.nianzhuang_tile)
         piao = hand.context.get("piao")
         if piao:
             info["piao"] = dict(piao)

@@ -9,12 +9,15 @@ zero-sum by construction; each side score is its own breakdown line.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from games.engine.hand import BY_REPLACEMENT
+from games.engine.patterns import Pattern, matching
+from games.engine.rule_state import RuleState
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, MELD_CHOW, BreakdownItem, Result, seat_name
-from games.engine.tiles import rank_of, tile_str
+from games.engine.tiles import Tile, rank_of, tile_str
 from games.engine.variants.dongbei.hands import (
     SEVEN_PAIRS,
     STANDARD,
@@ -28,46 +31,91 @@ from games.engine.variants.dongbei.hands import (
     is_one_left,
     sequence_fans,
 )
+from games.engine.win import WinFacts, draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
 
 DEALER = 0  # within a hand the dealer is always seat E
 READY = "ready"  # player flag: declared 听 (报听)
-AFTER_KONG = "discard_after_kong"  # hand.extra: the last discard followed a kong's replacement draw
-NIANZHUANG_COUNT, NIANZHUANG_TILE = "nianzhuang_count", "nianzhuang_tile"  # hand.extra
+
+
+@dataclass(slots=True)
+class DongbeiState(RuleState):
+    """D4's hand state: the roll, the last four draws, 杠后炮 and 撵庄."""
+
+    die: int | None = None  # the one die that chose the opening (none in a rigged hand)
+    opening: list[int] | None = None  # [seat, stack] the wall was opened at
+    final_round: bool = False  # the last four drawable tiles are being drawn
+    discard_after_kong: bool = False  # the last discard followed a kong's replacement draw
+    nianzhuang_count: int = 0  # the first discards that followed the dealer's lead; -1: spoilt
+    nianzhuang_tile: Tile | None = None  # the dealer's lead
+
+
+def dongbei_state(hand: Hand) -> DongbeiState:
+    # Inline rather than state_of(): it is read on every turn and every claim check.
+    state = hand.state
+    assert isinstance(state, DongbeiState)
+    return state
 
 
 # ------------------------------------------------------------------------------------ 番
+@dataclass(slots=True)
+class DongbeiFacts(WinFacts):
+    """D4's facts of one reading (``form``) of a winning hand."""
+
+    form: str = STANDARD  # STANDARD or SEVEN_PAIRS
+    ready: bool = False  # the winner declared 听 (报听)
+    closed: bool = False  # 立门: no chow, pung or exposed kong
+    one_left: bool = False  # 手把一
+    flush: str | None = None  # "full" (清一色), "half" (混一色) or None
+
+
+# The winner's fixed 番, before and after the computed ones (the sequence and four-alike 番).
+# A pattern worth 0 at the table (an option set to 0) is not listed.
+HEAD_FANS: tuple[Pattern[DongbeiFacts], ...] = (
+    Pattern("ready", "听牌", lambda f: f.ready),
+    Pattern("seven_pairs", "七小对", lambda f: f.form == SEVEN_PAIRS, fixed=3),
+    # 七小对糊时不叠加自己立门.
+    Pattern("closed", "立门", lambda f: f.form != SEVEN_PAIRS and f.closed),
+    Pattern("one_left", "手把一", lambda f: f.one_left),
+)
+TAIL_FANS: tuple[Pattern[DongbeiFacts], ...] = (
+    # 杠上开花 does not add the 自摸 番 (不累加点炮和自摸).
+    Pattern("kong_bloom", "杠上开花", lambda f: f.self_drawn and f.turn_kind == BY_REPLACEMENT, fixed=2),
+    Pattern("self_draw", "自摸", lambda f: f.self_drawn and f.turn_kind != BY_REPLACEMENT, "fan_self_draw"),
+    Pattern("half_flush", "混一色", lambda f: f.flush == "half", "fan_half_flush"),
+    Pattern("full_flush", "清一色", lambda f: f.flush == "full", "fan_full_flush"),
+)
+
+
+def _fans(patterns: Sequence[Pattern[DongbeiFacts]], facts: DongbeiFacts, options: Mapping[str, Any]) -> list[Fan]:
+    out = []
+    for p in matching(patterns, facts):
+        value = p.value(options)
+        if value:
+            out.append(Fan(p.key, p.label, value))
+    return out
+
+
 def winner_fans(hand: Hand, ctx: WinContext, form: str) -> list[Fan]:
     """The winner's 番 for one reading (``form``) of the winning hand."""
     opts = hand.options
     counts = ctx.counts[:34]
     melds = ctx.melds
-    fans: list[Fan] = []
-    if hand.players[ctx.seat].flags.get(READY):
-        fans.append(Fan("ready", "听牌", 1))
-    if form == SEVEN_PAIRS:
-        # 七小对糊时不叠加自己立门.
-        fans.append(Fan("seven_pairs", "七小对", 3))
-    elif is_closed(melds):
-        fans.append(Fan("closed", "立门", 1))
-    if is_one_left(sum(counts), melds, winning=True):
-        fans.append(Fan("one_left", "手把一", 1))
+    facts = DongbeiFacts.of(
+        ctx,
+        form=form,
+        ready=bool(hand.players[ctx.seat].flags.get(READY)),
+        closed=is_closed(melds),
+        one_left=is_one_left(sum(counts), melds, winning=True),
+        flush=flush_kind(all_tiles(counts, melds)),
+    )
+    fans = _fans(HEAD_FANS, facts, opts)
     if form == STANDARD:
         fans.extend(best_sequence_fans(counts, melds))
     fans.extend(four_alike_fans(counts, melds, exposed_only=False))
-    if ctx.source == "self_draw":
-        if ctx.turn_kind == BY_REPLACEMENT:
-            # 杠上开花 does not add the 自摸 番 (不累加点炮和自摸).
-            fans.append(Fan("kong_bloom", "杠上开花", 2))
-        elif opts["fan_self_draw"]:
-            fans.append(Fan("self_draw", "自摸", opts["fan_self_draw"]))
-    flush = flush_kind(all_tiles(counts, melds))
-    if flush == "half" and opts["fan_half_flush"]:
-        fans.append(Fan("half_flush", "混一色", opts["fan_half_flush"]))
-    if flush == "full" and opts["fan_full_flush"]:
-        fans.append(Fan("full_flush", "清一色", opts["fan_full_flush"]))
+    fans.extend(_fans(TAIL_FANS, facts, opts))
     return fans
 
 
@@ -101,7 +149,7 @@ def loser_fans(hand: Hand, seat: int, ctx: WinContext) -> list[Fan]:
     fans.extend(sequence_fans(chows, (), exposed_only=True))
     fans.extend(four_alike_fans(p.counts, p.melds, exposed_only=True))
     if seat == ctx.from_seat:
-        if ctx.source == "discard" and hand.extra.get(AFTER_KONG):
+        if ctx.source == "discard" and dongbei_state(hand).discard_after_kong:
             fans.append(Fan("kong_deal_in", "杠后炮", 2))
         elif opts["fan_deal_in"]:
             fans.append(Fan("deal_in", "点炮", opts["fan_deal_in"]))
@@ -149,9 +197,10 @@ def kong_items(hand: Hand) -> list[BreakdownItem]:
 
 def nianzhuang_item(hand: Hand) -> BreakdownItem | None:
     """撵庄: all three followed the dealer's first discard; the dealer pays each 2 (4 for a 1) × 底注."""
-    if hand.extra.get(NIANZHUANG_COUNT) != 4:
+    if dongbei_state(hand).nianzhuang_count != 4:
         return None
-    tile = hand.extra[NIANZHUANG_TILE]
+    tile = dongbei_state(hand).nianzhuang_tile
+    assert tile is not None, "撵庄 needs the dealer's lead"
     value = 4 if tile < 27 and rank_of(tile) == 1 else 2
     amount = value * hand.options["base"]
     ledger = Ledger()
@@ -195,14 +244,6 @@ def piao_items(hand: Hand, ctx: WinContext, payers: Sequence[int]) -> list[Break
 
 
 # ---------------------------------------------------------------------------- results
-def _total(items: Sequence[BreakdownItem]) -> list[int]:
-    deltas = [0, 0, 0, 0]
-    for item in items:
-        for name, d in item.payments.items():
-            deltas["ESWN".index(name)] += d
-    return deltas
-
-
 def settle_win(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> Result:
     opts = hand.options
     base, cap = opts["base"], opts["cap"]
@@ -252,15 +293,7 @@ def settle_win(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> Result:
     if nz is not None:
         items.append(nz)
     items.extend(piao_items(hand, ctx, payers))
-    return Result(
-        status="win",
-        winner=winner,
-        from_seat=ctx.from_seat,
-        self_drawn=ctx.source == "self_draw",
-        deltas=_total(items),
-        breakdown=items,
-        win_kind=ctx.source,
-    )
+    return win_result(ctx, items, ctx.source)
 
 
 def settle_draw(hand: Hand) -> Result:
@@ -270,4 +303,4 @@ def settle_draw(hand: Hand) -> Result:
     nz = nianzhuang_item(hand)
     if nz is not None:
         items.append(nz)
-    return Result(status="draw", deltas=_total(items), breakdown=items)
+    return draw_result(items)

@@ -13,40 +13,29 @@ shape tables (those index counts 0..4).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from games.engine import shapes
+from games.engine.patterns import Pattern, by_key, matching
 from games.engine.state import MELD_CHOW, Meld
 from games.engine.tiles import NUM_KINDS, WHITE, Tile
+from games.engine.win import WinFacts
+
+if TYPE_CHECKING:
+    from games.engine.hand import WinContext
 
 EIGHT_PAIRS: Final = shapes.EIGHT_PAIRS_PLUS_ONE  # 八对: 8 pairs + 1 (four of a kind = 2 pairs)
 EIGHT_PAIRS_READY: Final = shapes.PairsForm("eight_pairs_ready", 8, 0, four_as_two_pairs=True)  # 已经有八对
 _FOLLOWABLE: Final = frozenset(range(27, 33))  # 东南西北中发 (跟风); 白板 only through its face
 
-# Pattern key -> (label, class).  Class multipliers: soft 1, hard 2, double 4.
+# Hand classes and their multipliers: soft 1, hard 2, double 4.
 SOFT, HARD, DOUBLE = "soft", "hard", "double"
 CLASS_MULT: Final = {SOFT: 1, HARD: 2, DOUBLE: 4}
 CLASS_LABEL: Final = {SOFT: "软牌", HARD: "硬牌", DOUBLE: "双翻"}
 CLASS_RANK: Final = {SOFT: 1, HARD: 2, DOUBLE: 3}
-PATTERNS: Final[dict[str, tuple[str, str]]] = {
-    "soft": ("软牌", SOFT),
-    "plain": ("平胡", HARD),
-    "self_draw": ("自摸", HARD),
-    "three_caishen_soft": ("三财神软胡", HARD),
-    "robbing_kong": ("抢杠胡", HARD),
-    "soft_eight_pairs": ("软八对", HARD),
-    "caishen_pair": ("财神牛", HARD),
-    "three_caishen_hard": ("三财神硬胡", DOUBLE),
-    "hard_eight_pairs": ("硬八对", DOUBLE),
-    "heaven": ("天胡", DOUBLE),
-    "earth": ("地胡", DOUBLE),
-    "single_wait": ("单吊", DOUBLE),
-    "all_pungs": ("碰碰胡", DOUBLE),
-    "flush": ("清一色", DOUBLE),
-}
 # Priority among 双翻 when several seats win on one discard (SPEC D2.2): 单吊 > 硬八对 >
 # 清一色 > 碰碰胡 > 三财神硬胡 > 地胡.  天胡 never meets a rival claim; it sits lowest.
 DOUBLE_RANK: Final = {
@@ -196,15 +185,73 @@ def natural_eight_pairs(counts: Sequence[int]) -> bool:
 # Judging a win
 # ---------------------------------------------------------------------------
 @dataclass(slots=True)
-class WinFacts:
-    """What the rules need to know about one winning attempt, beyond the tiles."""
+class WenzhouFacts(WinFacts):
+    """D2's facts of a win the quick test accepted: the shared ones (``wilds``: the 财神 in
+    hand; ``shaped``: the standard shape, read on face counts) and what D2's patterns ask."""
 
-    source: str  # "self_draw" | "discard" | "robbing_kong"
-    tile: Tile | None  # the winning tile (None: the dealt hand)
-    melds: Sequence[Meld]
+    counts: tuple[int, ...] = ()  # face counts of the winning hand, 财神 taken out
+    natural: tuple[int, ...] = ()  # the same with every 财神 at its own face (归位)
+    pairs: bool = False  # the 八对 shape
+    one_suit: bool = False  # every face (melds included) in one suit, no honour
+    tile_face: Tile | None = None  # the face the winning tile plays (None: a 财神, or no tile)
     heaven: bool = False  # the dealer's dealt 17 tiles, before any discard
     earth: bool = False  # 地胡 by the table's rule
     kong_bloom: bool = False  # won on a replacement draw
+
+
+def _caishen_pair(f: WenzhouFacts) -> bool:
+    """财神牛 by self-draw: before the drawn tile, all melds formed and one 财神 waiting."""
+    if f.tile is None:
+        return False
+    pre = list(f.counts)
+    pre_wilds = f.wilds
+    if f.tile_face is None:
+        pre_wilds -= 1
+    else:
+        pre[f.tile_face] -= 1
+    return pre_wilds >= 1 and melds_only(pre, pre_wilds - 1)
+
+
+def _pattern(key: str, label: str, cls: str, applies: Callable[[WenzhouFacts], bool]) -> Pattern[WenzhouFacts]:
+    return Pattern(key, label, applies, fixed=CLASS_MULT[cls])
+
+
+# Each class's patterns in the order the breakdown lists them; a pattern's value is its class's
+# multiplier.  A hand scores its highest class: 双翻 if any applies, else 硬, else 软.
+DOUBLE_PATTERNS: Final = (
+    _pattern("three_caishen_hard", "三财神硬胡", DOUBLE, lambda f: f.wilds >= 3 and f.shaped),
+    _pattern("hard_eight_pairs", "硬八对", DOUBLE, lambda f: f.pairs and natural_eight_pairs(f.natural)),
+    _pattern("heaven", "天胡", DOUBLE, lambda f: f.heaven),
+    _pattern("earth", "地胡", DOUBLE, lambda f: f.earth),
+    _pattern("single_wait", "单吊", DOUBLE, lambda f: f.shaped and len(f.melds) == 5),
+    _pattern(
+        "all_pungs",
+        "碰碰胡",
+        DOUBLE,
+        lambda f: f.shaped and all(m.kind != MELD_CHOW for m in f.melds) and all_triplets(f.counts, f.wilds),
+    ),
+    _pattern("flush", "清一色", DOUBLE, lambda f: f.one_suit),
+)
+HARD_PATTERNS: Final = (
+    _pattern("robbing_kong", "抢杠胡", HARD, lambda f: f.source == "robbing_kong"),
+    _pattern("self_draw", "自摸", HARD, lambda f: f.self_drawn),
+    _pattern("caishen_pair", "财神牛", HARD, lambda f: f.self_drawn and _caishen_pair(f)),
+    _pattern(
+        "three_caishen_soft",
+        "三财神软胡",
+        HARD,
+        lambda f: f.self_drawn and f.wilds >= 3 and not f.shaped and not f.pairs,
+    ),
+    _pattern("plain", "平胡", HARD, lambda f: f.shaped and standard_any(f.natural, 0)),
+    _pattern("soft_eight_pairs", "软八对", HARD, lambda f: f.pairs),  # natural 八对 is 硬八对, a 双翻
+)
+SOFT_PATTERN: Final = _pattern("soft", "软牌", SOFT, lambda f: True)
+PATTERN: Final = by_key((SOFT_PATTERN, *HARD_PATTERNS, *DOUBLE_PATTERNS))
+PATTERN_CLASS: Final = {
+    **{p.key: DOUBLE for p in DOUBLE_PATTERNS},
+    **{p.key: HARD for p in HARD_PATTERNS},
+    SOFT_PATTERN.key: SOFT,
+}
 
 
 @dataclass(slots=True)
@@ -220,6 +267,27 @@ class Judgement:
     three_caishen_hard: bool
     priority: tuple[int, int]
     wilds: int
+
+
+def win_facts(
+    ctx: WinContext, c: Sequence[int], wilds: int, std: bool, pairs: bool, faces: Faces, **more: bool
+) -> WenzhouFacts:
+    """The facts of one win, built once (``more``: heaven, earth, kong_bloom)."""
+    natural = list(c)
+    natural[faces.wild] += wilds  # every 财神 at its own face (归位)
+    one_suit = (std or pairs) and len(suits := _suit_set(c, ctx.melds, faces)) == 1 and min(suits) < 3
+    tile = ctx.tile
+    return WenzhouFacts.of(
+        ctx,
+        wilds=wilds,
+        shaped=std,
+        counts=tuple(c),
+        natural=tuple(natural),
+        pairs=pairs,
+        one_suit=one_suit,
+        tile_face=None if tile is None or tile == faces.wild else faces.face(tile),
+        **more,
+    )
 
 
 def paoma_state(pre: Sequence[int], wilds: int, melds: int) -> str | None:
@@ -250,28 +318,10 @@ def _suit_set(c: Sequence[int], melds: Sequence[Meld], faces: Faces) -> set[int]
     return suits
 
 
-def judge(c: Sequence[int], wilds: int, std: bool, pairs: bool, facts: WinFacts, faces: Faces) -> Judgement:
+def judge(facts: WenzhouFacts) -> Judgement:
     """Classify a win the quick test accepted (the 跑马 and 过胡 checks are the caller's)."""
-    self_draw = facts.source == "self_draw"
-    melds = facts.melds
-    natural = list(c)
-    natural[faces.wild] += wilds  # every 财神 at its own face (归位)
-    doubles: list[str] = []
-    three_hard = wilds >= 3 and std
-    if three_hard:
-        doubles.append("three_caishen_hard")
-    if pairs and natural_eight_pairs(natural):
-        doubles.append("hard_eight_pairs")
-    if facts.heaven:
-        doubles.append("heaven")
-    if facts.earth:
-        doubles.append("earth")
-    if std and len(melds) == 5:
-        doubles.append("single_wait")
-    if std and all(m.kind != MELD_CHOW for m in melds) and all_triplets(c, wilds):
-        doubles.append("all_pungs")
-    if (std or pairs) and len(suits := _suit_set(c, melds, faces)) == 1 and min(suits) < 3:
-        doubles.append("flush")
+    self_draw = facts.self_drawn
+    doubles = [p.key for p in matching(DOUBLE_PATTERNS, facts)]
     if doubles:
 
         def value(p: str) -> tuple[int, int]:
@@ -286,30 +336,11 @@ def judge(c: Sequence[int], wilds: int, std: bool, pairs: bool, facts: WinFacts,
             mult=mult * (2 if facts.kong_bloom else 1),
             self_draw_double=mult == 8,
             kong_bloom=facts.kong_bloom,
-            three_caishen_hard=three_hard,
+            three_caishen_hard="three_caishen_hard" in doubles,
             priority=(CLASS_RANK[DOUBLE], max(DOUBLE_RANK[p] for p in doubles)),
-            wilds=wilds,
+            wilds=facts.wilds,
         )
-    hard: list[str] = []
-    if facts.source == "robbing_kong":
-        hard.append("robbing_kong")
-    if self_draw:
-        hard.append("self_draw")
-        if facts.tile is not None:
-            pre = list(c)
-            pre_wilds = wilds
-            if facts.tile == faces.wild:
-                pre_wilds -= 1
-            else:
-                pre[faces.face(facts.tile)] -= 1
-            if pre_wilds >= 1 and melds_only(pre, pre_wilds - 1):
-                hard.append("caishen_pair")
-        if wilds >= 3 and not std and not pairs:
-            hard.append("three_caishen_soft")
-    if std and standard_any(natural, 0):
-        hard.append("plain")
-    if pairs:
-        hard.append("soft_eight_pairs")  # natural 八对 was caught above as 硬八对
+    hard = [p.key for p in matching(HARD_PATTERNS, facts)]
     if hard:
         return Judgement(
             cls=HARD,
@@ -320,16 +351,16 @@ def judge(c: Sequence[int], wilds: int, std: bool, pairs: bool, facts: WinFacts,
             kong_bloom=facts.kong_bloom,
             three_caishen_hard=False,
             priority=(CLASS_RANK[HARD], 1 if facts.source == "robbing_kong" else 0),
-            wilds=wilds,
+            wilds=facts.wilds,
         )
     return Judgement(
         cls=SOFT,
-        patterns=["soft"],
-        counted="soft",
+        patterns=[SOFT_PATTERN.key],
+        counted=SOFT_PATTERN.key,
         mult=1,
         self_draw_double=False,
         kong_bloom=False,
         three_caishen_hard=False,
         priority=(CLASS_RANK[SOFT], 0),
-        wilds=wilds,
+        wilds=facts.wilds,
     )

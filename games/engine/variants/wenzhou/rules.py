@@ -13,10 +13,12 @@ Hand analysis lives in :mod:`.hands`, settlement in :mod:`.scoring`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from games.engine.options import Option, OptionsError, OptionsSchema
 from games.engine.refusals import Refusal, refuse
+from games.engine.rule_state import RuleState
 from games.engine.state import (
     KONG,
     KONG_EXPOSED,
@@ -34,15 +36,15 @@ from games.engine.tiles import GREEN, NUM_KINDS, RED, WHITE, Tile, standard_set,
 from games.engine.variants.base import NOT_A_WIN, PreHandQuestion, ScenarioError, Variant, WinVerdict
 from games.engine.variants.wenzhou.hands import (
     CLASS_LABEL,
-    CLASS_MULT,
     PAOMA_LABELS,
-    PATTERNS,
+    PATTERN,
+    PATTERN_CLASS,
     Faces,
     Judgement,
-    WinFacts,
     judge,
     paoma_state,
     quick_win,
+    win_facts,
 )
 from games.engine.variants.wenzhou.scoring import (
     TIERS,
@@ -52,9 +54,9 @@ from games.engine.variants.wenzhou.scoring import (
     hand_score,
     kong_score,
     stakes_from,
-    total,
 )
 from games.engine.wall import Wall, rigged_wall
+from games.engine.win import draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import ClaimWindow, Hand, WinContext
@@ -77,12 +79,32 @@ def _names(tiles: Sequence[Tile]) -> str:
     return " ".join(tile_str(t) for t in tiles)
 
 
+@dataclass(slots=True)
+class WenzhouState(RuleState):
+    """D2's hand state: the 财神 turned up behind the reserve, the reserve, and 跟风."""
+
+    flipped: Tile | None = None  # the tile turned up (its kind is the 财神)
+    reserve: list[int] = field(default_factory=list)  # wall positions normal draws may not take
+    last_discard: Tile | None = None  # the river's last tile, for the follow-the-discard rule
+    follow_run: list[int] | None = None  # [victim, face, followers so far] of an open 跟风 run
+    follow_streak: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # each seat's 跟风 in a row
+    follow_paid: list[list[int]] = field(default_factory=list)  # [victim, amount] per 跟风 paid
+
+
+def _state(hand: Hand) -> WenzhouState:
+    # Inline rather than state_of(): it is read on every turn and every claim check.
+    state = hand.state
+    assert isinstance(state, WenzhouState)
+    return state
+
+
 class Wenzhou(Variant):
     key = "wenzhou"
     display_name = "温州麻将"
     source = "002_243bd58765276302.zh.txt"
     spec_section = "D2"
     hand_size = 16
+    state_type = WenzhouState
     kong_after_claim = False  # 碰牌或者吃牌之后，不能马上暗杠
     added_kong_robbable = True
     context_keys = frozenset({"dealer_streak", "buy_base", "counter_base"})
@@ -202,29 +224,30 @@ class Wenzhou(Variant):
 
     def _set_up(self, hand: Hand, pos: int) -> None:
         wall = hand.wall
-        hand.extra["flipped"] = wall.tiles[pos]
-        hand.extra["reserve"] = [wall.tail_position(k) for k in range(RESERVE)]
-        hand.extra["last_discard"] = None
+        state = _state(hand)
+        state.flipped = wall.tiles[pos]
+        state.reserve = [wall.tail_position(k) for k in range(RESERVE)]
+        state.last_discard = None
         hand.set_wilds([wall.tiles[pos]])
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
     def faces(hand: Hand) -> Faces:
-        return _FACES[hand.extra["wilds"][0]]
+        return _FACES[hand.state.wilds[0]]
 
     @staticmethod
     def live_left(hand: Hand) -> int:
         """Tiles normal draws may still take (the reserve behind the 财神 excluded)."""
         wall = hand.wall
-        reserved = sum(1 for p in hand.extra["reserve"] if not wall.taken[p])
+        reserved = sum(1 for p in _state(hand).reserve if not wall.taken[p])
         return wall.remaining() - reserved
 
     # -------------------------------------------------------------------- rules
     def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]:
-        return _STAND_INS[hand.extra["wilds"][0]]
+        return _STAND_INS[hand.state.wilds[0]]
 
     def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None:
-        wild = hand.extra["wilds"][0]
+        wild = hand.state.wilds[0]
         if tile == wild:
             return _NO_CAISHEN_DISCARD
         counts = hand.players[seat].counts
@@ -254,7 +277,7 @@ class Wenzhou(Variant):
     def _follow_targets(self, hand: Hand, singles: list[Tile]) -> list[Tile]:
         """Tier 1 of the discard rule: the single honour matching the previous discard
         (or, at tables that say so, any single honour already visible)."""
-        last = hand.extra.get("last_discard")
+        last = _state(hand).last_discard
         if hand.options["follow_scope"] == "previous":
             return [last] if last in singles else []
         seen: set[Tile] = set()
@@ -339,15 +362,18 @@ class Wenzhou(Variant):
                     "跑马 ({form}): this hand may only be won by self-draw (只能自摸)",
                     form=PAOMA_LABELS[state],
                 )
-        facts = WinFacts(
-            source=ctx.source,
-            tile=ctx.tile,
-            melds=ctx.melds,
+        facts = win_facts(
+            ctx,
+            c,
+            wilds,
+            std,
+            pairs,
+            faces,
             heaven=self_draw and ctx.seat == 0 and ctx.turn_kind == "deal",
             earth=self._is_earth(hand, ctx),
             kong_bloom=self_draw and ctx.turn_kind == "replacement",
         )
-        j = judge(c, wilds, std, pairs, facts, faces)
+        j = judge(facts)
         return WinVerdict(patterns=list(j.patterns), data={"judgement": j})
 
     def _is_earth(self, hand: Hand, ctx: WinContext) -> bool:
@@ -386,7 +412,7 @@ class Wenzhou(Variant):
         flags.pop(PASS_WIN, None)
 
     def after_discard(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
-        hand.extra["last_discard"] = tile
+        _state(hand).last_discard = tile
         if hand.options["follow_wind"]:
             self._track_follow(hand, seat, tile, events)
 
@@ -397,13 +423,14 @@ class Wenzhou(Variant):
             flags.pop(PASS_WIN, None)
         if meld.kind in _CLAIM_MELDS:
             # The claimed tile leaves the river: nothing to follow, and a 跟风 run is broken.
-            hand.extra["last_discard"] = None
-            run = hand.extra.get("follow_run")
+            state = _state(hand)
+            state.last_discard = None
+            run = state.follow_run
             if run is not None:
-                streak = list(hand.extra.get("follow_streak", [0, 0, 0, 0]))
+                streak = list(state.follow_streak)
                 streak[run[0]] = 0
-                hand.extra["follow_streak"] = streak
-                hand.extra["follow_run"] = None
+                state.follow_streak = streak
+                state.follow_run = None
 
     def on_claim_answer(self, hand: Hand, action: Action) -> None:
         w = hand.window
@@ -420,12 +447,13 @@ class Wenzhou(Variant):
         """跟风: a followable honour discarded by A and then by the next three players in turn,
         with no claim between, costs A 2^(k-1) to each other player for A's k-th in a row.
         A's streak ends as soon as one of A's discards is not followed.  (State is kept as
-        fresh lists in ``extra``, never mutated in place: snapshots share them.)"""
+        fresh lists in the hand's state, never mutated in place.)"""
         faces = self.faces(hand)
         face = faces.face(tile)
-        streak = list(hand.extra.get("follow_streak", [0, 0, 0, 0]))
-        run = hand.extra.get("follow_run")
-        paid = list(hand.extra.get("follow_paid", []))
+        state = _state(hand)
+        streak = list(state.follow_streak)
+        run = state.follow_run
+        paid = list(state.follow_paid)
         if run is not None:
             victim, run_face, followed = run
             if face == run_face and seat == (victim + followed + 1) % 4:
@@ -450,9 +478,10 @@ class Wenzhou(Variant):
 
     @staticmethod
     def _store_follow(hand: Hand, run: list[int] | None, streak: list[int], paid: list[list[int]]) -> None:
-        hand.extra["follow_run"] = run
-        hand.extra["follow_streak"] = streak
-        hand.extra["follow_paid"] = paid
+        state = _state(hand)
+        state.follow_run = run
+        state.follow_streak = streak
+        state.follow_paid = paid
 
     # ----------------------------------------------------------------- scoring
     def settle_win(self, hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
@@ -462,9 +491,8 @@ class Wenzhou(Variant):
         winner = ctx.seat
         items: list[BreakdownItem] = []
         for p in j.patterns:
-            label, cls = PATTERNS[p]
-            note = CLASS_LABEL[cls] if p == j.counted else f"{CLASS_LABEL[cls]}, 不叠加 (not counted)"
-            items.append(BreakdownItem(p, label, CLASS_MULT[cls], note))
+            cls = CLASS_LABEL[PATTERN_CLASS[p]]
+            items.append(PATTERN[p].item(opts, cls if p == j.counted else f"{cls}, 不叠加 (not counted)"))
         if j.self_draw_double:
             items.append(BreakdownItem("self_draw_double", "自摸翻倍", 2))
         if j.kong_bloom:
@@ -475,7 +503,7 @@ class Wenzhou(Variant):
             hand_score(stakes, winner, j.mult),
             caishen_score(held, winner, j.three_caishen_hard, opts["caishen_pairs"] == "winner", self._cs_unit(hand)),
             kong_score([p.melds for p in hand.players], stakes.unit),
-            follow_score(hand.extra.get("follow_paid", []), stakes.unit),
+            follow_score(_state(hand).follow_paid, stakes.unit),
         ]
         if winner == 0:
             last = stakes.streak >= opts["dealer_hands_max"]
@@ -484,15 +512,7 @@ class Wenzhou(Variant):
             offset, reason = 1, "闲家胡牌"
         items.extend(i for i in side if i is not None)
         items.append(dealer_item(stakes, offset, reason))
-        return Result(
-            status="win",
-            winner=winner,
-            from_seat=ctx.from_seat,
-            self_drawn=ctx.source == "self_draw",
-            deltas=total(side),
-            breakdown=items,
-            win_kind=ctx.source,
-        )
+        return win_result(ctx, items, ctx.source)
 
     def settle_draw(self, hand: Hand) -> Result:
         opts = hand.options
@@ -500,7 +520,7 @@ class Wenzhou(Variant):
         wild = self.faces(hand).wild
         side: list[BreakdownItem | None] = [
             kong_score([p.melds for p in hand.players], stakes.unit),
-            follow_score(hand.extra.get("follow_paid", []), stakes.unit),
+            follow_score(_state(hand).follow_paid, stakes.unit),
         ]
         if opts["caishen_on_draw"]:
             held = [p.counts[wild] for p in hand.players]
@@ -513,7 +533,7 @@ class Wenzhou(Variant):
             offset, reason = 0, "流局无杠"
         items = [BreakdownItem("exhaustive_draw", "流局"), *(i for i in side if i is not None)]
         items.append(dealer_item(stakes, offset, reason))
-        return Result(status="draw", deltas=total(side), breakdown=items)
+        return draw_result(items)
 
     @staticmethod
     def _cs_unit(hand: Hand) -> int:
@@ -571,9 +591,11 @@ class Wenzhou(Variant):
     def public_info(self, hand: Hand) -> dict[str, Any]:
         faces = self.faces(hand)
         stakes = stakes_from(hand.context, hand.options)
+        flipped = _state(hand).flipped
+        assert flipped is not None, "the 财神 is turned up before play"
         return {
             "wilds": tile_str(faces.wild),
-            "flipped": tile_str(hand.extra["flipped"]),
+            "flipped": tile_str(flipped),
             "stand_in": f"P={tile_str(faces.wild)}" if faces.stand_in else "",
             "dealer_streak": stakes.streak,
             "base_tier": stakes.tier,

@@ -1,8 +1,9 @@
 """温州麻将 (spec/rules/SPEC.md §D2) settlement: the pair formulas, 财神分, 杠分, 跟风 and the dealer.
 
 Every payment goes through a :class:`Ledger`, one per breakdown line, so each
-line shows who paid whom and the hand's deltas are their sum (zero by
-construction).  Amounts are in base units times the table's ``base`` option.
+line shows who paid whom; the hand's deltas are their sum, taken by
+:func:`games.engine.win.win_result` (zero by construction, and checked there).
+Amounts are in base units times the table's ``base`` option.
 """
 
 from __future__ import annotations
@@ -144,12 +145,3 @@ def dealer_item(stakes: Stakes, offset: int, reason: str) -> BreakdownItem:
     label = "连庄" if offset == 0 else "下庄"
     detail = f"第{stakes.streak}把 底分{stakes.tier}; {reason}"
     return BreakdownItem("dealer", label, offset, detail)
-
-
-def total(items: Sequence[BreakdownItem | None]) -> list[int]:
-    deltas = [0, 0, 0, 0]
-    for item in items:
-        if item is not None:
-            for name, d in item.payments.items():
-                deltas["ESWN".index(name)] += d
-    return deltas

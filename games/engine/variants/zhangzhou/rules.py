@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from games.engine import shapes
 from games.engine.hand import BY_CLAIM, BY_DEAL, BY_DRAW, BY_REPLACEMENT, CLAIM, ENDED, WinContext
 from games.engine.options import Option, OptionsError, OptionsSchema
+from games.engine.patterns import matching
 from games.engine.refusals import Refusal, refuse
 from games.engine.scoring import others
 from games.engine.state import (
@@ -82,12 +83,19 @@ def _k(name: str, value: int, label: str) -> Option:
     return Option(name, int, value, label, minimum=1, maximum=1000, house=True)
 
 
+def _single_kind(key: str, options: Mapping[str, Any]) -> WinVerdict:
+    """The verdict of a win with one kind only (a discard, 抢杠, 抢金): K is that kind's value."""
+    k = scoring.PATTERN[key].value(options)
+    return WinVerdict([key], {"k": k, "parts": [[key, k]]})
+
+
 class Zhangzhou(Variant):
     key = "zhangzhou"
     display_name = "漳州麻将"
     source = "003_00e02b2141198ee2.zh.txt"
     spec_section = "D3"
     hand_size = 16
+    state_type = scoring.ZhangzhouState
     context_keys = frozenset({"dealer_streak"})
     options_schema = OptionsSchema(
         (
@@ -176,7 +184,7 @@ class Zhangzhou(Variant):
     def after_deal(self, hand: Hand) -> None:
         self._opening_flowers(hand)
         pos, rolls = self._flip_gold(hand)
-        hand.extra["gold_dice"] = rolls
+        scoring.zhangzhou_state(hand).gold_dice = rolls
         hand.wall.mark_face_up(pos, drawable=True)  # it stays in place, face up, and is drawn in turn
         self._start(hand, pos)
 
@@ -210,7 +218,7 @@ class Zhangzhou(Variant):
                     p.flowers.append(f)
                 for _ in flowers:
                     p.add(hand.wall.draw_tail())
-        hand.extra["flower_rounds"] = rounds
+        scoring.zhangzhou_state(hand).flower_rounds = rounds
 
     def _flip_gold(self, hand: Hand) -> tuple[int, list[list[int]]]:
         """The dealer's dice count from the last tile at the replacement end; a flower is put
@@ -235,20 +243,8 @@ class Zhangzhou(Variant):
         if not hand.options["gold_drawable"] and pos not in wall.skip:
             wall.skip.add(pos)
             wall.recount()
-        hand.extra.update(
-            {
-                "gold": gold,
-                "gold_pos": pos,
-                "fenbing": [0, False],  # rounds followed, broken
-                "double_you": [],  # seats whose 双游 restricts the others until their next draw
-                "final_round": False,  # a tile of the last four has been drawn
-                "after_kong": None,  # seat drawing replacements for a kong (杠上开花)
-                "held_draw": None,  # seat whose draw waits for the 抢金 answers
-                "triple_you": None,
-                "skip_prompt": False,
-                "prompt": None,
-            }
-        )
+        state = scoring.zhangzhou_state(hand)
+        state.gold, state.gold_pos = gold, pos
         hand.set_wilds([gold])
         self._open_rob_gold(hand)
 
@@ -262,9 +258,9 @@ class Zhangzhou(Variant):
         Once the dealer has answered, they may play on while the others decide; the next draw
         waits until everyone asked has answered or nobody left could outbid the best answer.
         """
-        ex = hand.extra
-        gold = ex["gold"]
-        if hand.wall.taken[ex["gold_pos"]]:
+        state = scoring.zhangzhou_state(hand)
+        gold = state.gold
+        if hand.wall.taken[state.gold_pos]:
             return
         seats = []
         for s in range(4):
@@ -277,10 +273,10 @@ class Zhangzhou(Variant):
                 options.append([ROB_GOLD, None])
             if options:
                 seats.append({"seat": s, "options": options, "answer": None})
-        ex["prompt"] = {"kind": ROB_GOLD, "seats": seats} if seats else None
+        state.prompt = {"kind": ROB_GOLD, "seats": seats} if seats else None
 
     def prompt(self, hand: Hand) -> dict[int, list[Action]] | None:
-        pr = hand.extra.get("prompt")
+        pr = scoring.zhangzhou_state(hand).prompt
         if not pr or hand.phase == ENDED:
             return None
         out = {
@@ -291,16 +287,19 @@ class Zhangzhou(Variant):
         return out or None
 
     def answer_prompt(self, hand: Hand, action: Action, events: list[Event]) -> None:
-        pr = hand.extra["prompt"]
+        state = scoring.zhangzhou_state(hand)
+        pr = state.prompt
+        assert pr is not None, "an answer needs an open prompt"
         answer = [action.kind, action.tile]
         # Rebuilt, never changed in place: a snapshot may share these objects.
         seats = [dict(e, answer=answer) if e["seat"] == action.seat else e for e in pr["seats"]]
-        hand.extra["prompt"] = {"kind": pr["kind"], "seats": seats}
+        state.prompt = {"kind": pr["kind"], "seats": seats}
         self._resolve_prompt(hand, events)
 
     def _resolve_prompt(self, hand: Hand, events: list[Event]) -> None:
         """Resolve once nobody still to answer could outbid the best answer (like 截和)."""
-        pr = hand.extra["prompt"]
+        pr = scoring.zhangzhou_state(hand).prompt
+        assert pr is not None, "resolving needs an open prompt"
 
         def key(kind: str, seat: int) -> tuple[int, int]:
             return RANK.get(kind, 0), -((seat - DEALER) % 4)
@@ -317,7 +316,7 @@ class Zhangzhou(Variant):
                 top = max((key(kind, e["seat"]) for kind, _ in e["options"]), default=(0, 0))
                 if top > best[0]:
                     return
-        hand.extra["prompt"] = None
+        scoring.zhangzhou_state(hand).prompt = None
         if best is None:
             self._prompt_passed(hand, pr, events)
             return
@@ -333,25 +332,25 @@ class Zhangzhou(Variant):
             self._rob_concealed_kong(hand, seat, tile, events)
 
     def _prompt_passed(self, hand: Hand, pr: dict[str, Any], events: list[Event]) -> None:
-        ex = hand.extra
+        state = scoring.zhangzhou_state(hand)
         if pr["kind"] == ROB_GOLD:
-            held = ex["held_draw"]
+            held = state.held_draw
             if held is not None:
-                ex["held_draw"] = None
+                state.held_draw = None
                 hand._next_draw(held, events)  # 抢暗杠 may still be asked before it
             return
-        ex["skip_prompt"] = True  # asked already: this time the draw goes ahead
+        state.skip_prompt = True  # asked already: this time the draw goes ahead
         hand._next_draw(pr["seats"][0]["seat"], events)
 
     def before_draw(self, hand: Hand, seat: int, events: list[Event]) -> bool:
-        ex = hand.extra
-        if ex.get("skip_prompt"):
-            ex["skip_prompt"] = False
+        state = scoring.zhangzhou_state(hand)
+        if state.skip_prompt:
+            state.skip_prompt = False
             return False
         if self.prompt(hand) is not None:
             # The 抢金 answers are not all in.  The table waits as it does for a claim window, so
             # the pause looks like any other and tells nobody who may rob the gold.
-            ex["held_draw"] = seat
+            state.held_draw = seat
             hand.phase = CLAIM
             return True
         # 抢暗杠: before each own draw a player may guess another's concealed kong.  Everyone
@@ -360,7 +359,7 @@ class Zhangzhou(Variant):
             return False
         golds = self.wild_kinds(hand)  # a gold never goes into a meld, so it is no guess
         options = [[ROB_KONG, t] for t in range(NUM_KINDS) if t not in golds]
-        ex["prompt"] = {"kind": ROB_KONG, "seats": [{"seat": seat, "options": options, "answer": None}]}
+        state.prompt = {"kind": ROB_KONG, "seats": [{"seat": seat, "options": options, "answer": None}]}
         hand.phase = PROMPT
         events.append(Event("rob_kong_question", seat))
         return True
@@ -368,15 +367,15 @@ class Zhangzhou(Variant):
     # ---------------------------------------------------------------- special wins
     def _rob_gold_refusal(self, hand: Hand, seat: int) -> Refusal:
         """Why ``seat`` may not 抢金 now (it is only ever an answer to the 抢金 prompt)."""
-        ex = hand.extra
+        state = scoring.zhangzhou_state(hand)
         counts = hand.players[seat].counts
-        if hand.wall.taken[ex["gold_pos"]]:
+        if hand.wall.taken[state.gold_pos]:
             return refuse("zhangzhou_gold_gone", "the flipped 金 is no longer in the wall")
         if any(p.discards for p in hand.players) or hand.turn_kind != BY_DEAL:
             return refuse("zhangzhou_rob_gold_before_play", "抢金 is only possible before play, when you are asked")
-        if seat == DEALER and not hands.ready_after_setting_aside(counts, ex["gold"]):
+        if seat == DEALER and not hands.ready_after_setting_aside(counts, state.gold):
             return refuse("zhangzhou_rob_gold_dealer_not_ready", "抢金 needs 16 of your 17 tiles to be 听牌")
-        if seat != DEALER and not hands.is_ready(counts, ex["gold"]):
+        if seat != DEALER and not hands.is_ready(counts, state.gold):
             return refuse("zhangzhou_rob_gold_not_ready", "抢金 needs your 16 tiles to be 听牌")
         return refuse(
             "zhangzhou_rob_gold_answered", "抢金 is decided before play: only when you are asked, and you have answered"
@@ -384,16 +383,16 @@ class Zhangzhou(Variant):
 
     def _rob_gold(self, hand: Hand, seat: int, events: list[Event]) -> None:
         """Take the face-up gold into hand and win (the dealer sets one tile aside first)."""
-        ex = hand.extra
-        gold = ex["gold"]
+        state = scoring.zhangzhou_state(hand)
+        gold = state.gold
         p = hand.players[seat]
-        ex["prompt"] = None
+        state.prompt = None
         if len(p.hand) + 3 * len(p.melds) > self.hand_size:
             aside = self._set_aside(p, gold)
             p.remove(aside)
             p.discards.append(aside)
             events.append(Event("set_aside", seat, {"tile": tile_str(aside)}))
-        hand.wall.taken[ex["gold_pos"]] = True
+        hand.wall.taken[state.gold_pos] = True
         hand.wall.recount()
         counts = list(p.counts)
         counts[gold] += 1
@@ -442,19 +441,20 @@ class Zhangzhou(Variant):
         if isinstance(self.evaluate_win(hand, ctx), str):
             return False
         events.append(Event("auto_win", seat, {"why": why}))
-        hand.extra["auto_win"] = seat  # the scenario runner accepts a listed draw or win that confirms it
+        # The scenario runner accepts a listed draw or win that confirms it.
+        scoring.zhangzhou_state(hand).auto_win = seat
         hand._finish_win(ctx, events)
         hand.players[seat].drawn = None
         return True
 
     # ------------------------------------------------------------------- rules
     def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]:
-        return _STAND_INS.get(hand.extra["gold"], _NO_STAND_INS)
+        return _STAND_INS.get(scoring.zhangzhou_state(hand).gold, _NO_STAND_INS)
 
     @staticmethod
     def _double_you_of(hand: Hand, seat: int) -> int | None:
         """The other player whose 双游 restricts ``seat`` now, if any."""
-        for s in hand.extra.get("double_you", ()):
+        for s in scoring.zhangzhou_state(hand).double_you:
             if s != seat:
                 return int(s)
         return None
@@ -472,10 +472,11 @@ class Zhangzhou(Variant):
         return None
 
     def _claim_blocked(self, hand: Hand, tile: Tile, what: str) -> Refusal | None:
-        if tile == hand.extra["gold"]:
+        state = scoring.zhangzhou_state(hand)
+        if tile == state.gold:
             return refuse("zhangzhou_no_claim_on_gold", "nobody may {verb} a discarded 金", verb=what)
-        if hand.extra["double_you"]:
-            you = seat_name(hand.extra["double_you"][0])
+        if state.double_you:
+            you = seat_name(state.double_you[0])
             return refuse(
                 "zhangzhou_double_you_no_claims",
                 "{seat} is 双游: nobody may chow, pung or kong until {seat}'s next draw",
@@ -484,7 +485,7 @@ class Zhangzhou(Variant):
         return None
 
     def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> Refusal | None:
-        if hand.extra["gold"] in rest:
+        if scoring.zhangzhou_state(hand).gold in rest:
             return refuse("zhangzhou_gold_no_chow", "the 金 in your hand cannot be used in a chow")
         return self._claim_blocked(hand, tile, "chow")
 
@@ -492,7 +493,7 @@ class Zhangzhou(Variant):
         return self._claim_blocked(hand, tile, "pung")
 
     def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None:
-        if tile == hand.extra["gold"]:
+        if tile == scoring.zhangzhou_state(hand).gold:
             return refuse("zhangzhou_gold_no_kong", "the 金 cannot be konged")
         if kind == KONG_EXPOSED or self._double_you_of(hand, seat) is not None:
             blocked = self._claim_blocked(hand, tile, "kong")
@@ -513,7 +514,8 @@ class Zhangzhou(Variant):
         prompt = self.prompt(hand)
         if prompt is not None and action.seat in prompt:
             offered = " or ".join(sorted({a.kind for a in prompt[action.seat]}))
-            pr = hand.extra["prompt"]
+            pr = scoring.zhangzhou_state(hand).prompt
+            assert pr is not None, "prompt() is open"
             if kind == ROB_GOLD:
                 return self._rob_gold_refusal(hand, action.seat)
             if kind == WIN and pr["kind"] == ROB_GOLD:
@@ -538,9 +540,9 @@ class Zhangzhou(Variant):
 
     # --------------------------------------------------------------------- wins
     def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
-        ex = hand.extra
+        state = scoring.zhangzhou_state(hand)
         opts = hand.options
-        gold = ex["gold"]
+        gold = state.gold
         p = hand.players[ctx.seat]
         c, golds = hands.split(ctx.counts, gold)
         src = ctx.source
@@ -557,43 +559,42 @@ class Zhangzhou(Variant):
                 return refuse(
                     "zhangzhou_two_golds_self_draw", "with two or more 金 you may only win by self-draw (两金必须自摸)"
                 )
-            if src == "discard" and ex["double_you"] and not opts["double_you_discard_win"]:
+            if src == "discard" and state.double_you and not opts["double_you_discard_win"]:
                 return refuse(
                     "zhangzhou_double_you_no_discard_win",
                     "during 双游 the forced discards cannot be won on at this table",
                 )
             if not shapes.is_standard_win(c, golds):
                 return NOT_A_WIN
-            if src == "discard":
-                return WinVerdict(["discard"], {"k": opts["k_discard"], "parts": [["discard", opts["k_discard"]]]})
-            k = opts["k_discard"] * opts["factor_robbing_kong"]
-            return WinVerdict(["robbing_kong"], {"k": k, "parts": [["robbing_kong", k]]})
+            return _single_kind("discard" if src == "discard" else "robbing_kong", opts)
         shaped = shapes.is_standard_win(c, golds)
         if src == ROB_GOLD:
             if not shaped:
                 return refuse("zhangzhou_rob_gold_needs_ready", "抢金 needs a 听牌 hand")
-            return WinVerdict([ROB_GOLD], {"k": opts["k_rob_gold"], "parts": [[ROB_GOLD, opts["k_rob_gold"]]]})
+            return _single_kind(ROB_GOLD, opts)
         if not shaped and golds < 3:
             return NOT_A_WIN
-        cands: list[tuple[int, str]] = []
-        if ex.get("triple_you") == ctx.seat:
-            cands.append((opts["k_triple_you"], "you_triple"))
-        elif shaped and int(p.flags.get(YOU, 0)) >= 1 and self._you_draw(ctx, gold):
-            if int(p.flags.get(YOU, 0)) >= 2:
-                cands.append((opts["k_double_you"], "you_double"))
-            else:
-                cands.append((opts["k_single_you"], "you_single"))
-        if golds >= 3:
-            cands.append((opts["k_three_golds"], "three_golds"))
-        if shaped:
-            cands.append((opts["k_self_draw"], "self_draw"))
-        k, name = max(cands, key=lambda kv: kv[0])  # the first of equals: 游金, then 三金倒, then 自摸
+        level = int(p.flags.get(YOU, 0))
+        triple = state.triple_you == ctx.seat
+        facts = scoring.ZhangzhouFacts.of(
+            ctx,
+            wilds=golds,
+            shaped=shaped,
+            you_level=level,
+            # Judged only where it can count (the shape test is the costly part).
+            you_draw=not triple and shaped and level >= 1 and self._you_draw(ctx, gold),
+            triple_you=triple,
+            after_kong=state.after_kong == ctx.seat,
+        )
+        kinds = [(p.value(opts), p.key) for p in matching(scoring.SELF_DRAW_KINDS, facts)]
+        k, name = max(kinds, key=lambda kv: kv[0])  # the first of equals: 游金, then 三金倒, then 自摸
         parts: list[list[Any]] = [[name, k]]
         patterns = [name]
-        if ctx.turn_kind == BY_REPLACEMENT and ex.get("after_kong") == ctx.seat:
-            patterns.append("kong_bloom")
-            parts.append(["kong_bloom", opts["factor_kong_bloom"]])
-            k *= opts["factor_kong_bloom"]
+        bloom = scoring.PATTERN["kong_bloom"]
+        if bloom.applies(facts):
+            patterns.append(bloom.key)
+            parts.append([bloom.key, bloom.value(opts)])
+            k *= bloom.value(opts)
         return WinVerdict(patterns, {"k": k, "parts": parts, "golds": golds})
 
     @staticmethod
@@ -613,16 +614,16 @@ class Zhangzhou(Variant):
 
     # ------------------------------------------------------------------- hooks
     def after_draw(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
-        ex = hand.extra
+        state = scoring.zhangzhou_state(hand)
         p = hand.players[seat]
         if p.flags.get(PASSED):
             p.flags[PASSED] = False  # the player's own turn: 先弃后和 is over
         if hand.turn_kind == BY_DRAW:
-            ex["after_kong"] = None
-            if seat in ex["double_you"]:  # the 双游 player's next draw ends the restriction
-                ex["double_you"] = [s for s in ex["double_you"] if s != seat]
-        if not ex["final_round"] and live(hand) < 4:
-            ex["final_round"] = True  # this tile is one of the last four drawable ones
+            state.after_kong = None
+            if seat in state.double_you:  # the 双游 player's next draw ends the restriction
+                state.double_you = [s for s in state.double_you if s != seat]
+        if not state.final_round and live(hand) < 4:
+            state.final_round = True  # this tile is one of the last four drawable ones
             events.append(Event("final_round", None, {"live_left": live(hand)}))
         if is_flower(tile):
             p.remove(tile)
@@ -634,19 +635,19 @@ class Zhangzhou(Variant):
             else:
                 hand._replacement_draw(seat, events)
             return
-        if p.flags.get(YOU) == 2 and tile == ex["gold"]:
-            ex["triple_you"] = seat  # 三游: the hand stops at once
+        if p.flags.get(YOU) == 2 and tile == state.gold:
+            state.triple_you = seat  # 三游: the hand stops at once
             if self._auto_win(hand, seat, events, "三游"):
                 return
-            ex["triple_you"] = None  # cannot happen: 5 melds, a lone gold and a drawn gold always win
-        if ex["final_round"]:
+            state.triple_you = None  # cannot happen: 5 melds, a lone gold and a drawn gold always win
+        if state.final_round:
             self._auto_win(hand, seat, events, "最后四张: a winning draw wins automatically")
 
     def after_discard(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None:
-        ex = hand.extra
-        ex["after_kong"] = None
+        state = scoring.zhangzhou_state(hand)
+        state.after_kong = None
         p = hand.players[seat]
-        gold = ex["gold"]
+        gold = state.gold
         old = int(p.flags.get(YOU, 0))
         # Five melds and a lone gold wait for any tile (游金).  The text enters 游 by a discard:
         # the pair is the gold and an ordinary tile, "把普通牌打出" (throw the ordinary one), so
@@ -661,13 +662,13 @@ class Zhangzhou(Variant):
             p.flags[YOU] = level
             events.append(Event("you", seat, {"level": level}))
         if level == 2 and tile == gold:
-            ex["double_you"] = [s for s in ex["double_you"] if s != seat] + [seat]
+            state.double_you = [s for s in state.double_you if s != seat] + [seat]
         self._track_fenbing(hand, events)
 
     def _track_fenbing(self, hand: Hand, events: list[Event]) -> None:
         """分饼: round r counts when the three others' r-th discards all equal the dealer's r-th,
         and every round before it counted too."""
-        rounds, broken = hand.extra["fenbing"]
+        rounds, broken = scoring.zhangzhou_state(hand).fenbing
         if broken:
             return
         lead = hand.players[DEALER].discards
@@ -682,12 +683,12 @@ class Zhangzhou(Variant):
             rounds += 1
             each = hand.options["base"] << (rounds - 1)
             events.append(Event("fenbing", DEALER, {"round": rounds, "tile": tile_str(x), "each": each}))
-        hand.extra["fenbing"] = [rounds, broken]
+        scoring.zhangzhou_state(hand).fenbing = [rounds, broken]
 
     def after_meld(self, hand: Hand, seat: int, meld: Meld, events: list[Event]) -> None:
         hand.players[seat].flags[PASSED] = False  # a claim is the player's turn too
         if meld.is_kong:
-            hand.extra["after_kong"] = seat
+            scoring.zhangzhou_state(hand).after_kong = seat
 
     def on_claim_answer(self, hand: Hand, action: Action) -> None:
         w = hand.window
@@ -715,19 +716,19 @@ class Zhangzhou(Variant):
 
     # ------------------------------------------------------------ presentation
     def public_info(self, hand: Hand) -> dict[str, Any]:
-        ex = hand.extra
-        gold = ex["gold"]
+        state = scoring.zhangzhou_state(hand)
+        gold = state.gold
         return {
             "gold": tile_str(gold),
             "wilds": tile_str(gold),
             "zheng_jin": gold == WHITE,  # 正金: 白板 stands for nothing
-            "gold_in_wall": not hand.wall.taken[ex["gold_pos"]],
+            "gold_in_wall": not hand.wall.taken[state.gold_pos],
             "you": {seat_name(s): int(p.flags.get(YOU, 0)) for s, p in enumerate(hand.players) if p.flags.get(YOU)},
-            "double_you": [seat_name(s) for s in ex["double_you"]],
+            "double_you": [seat_name(s) for s in state.double_you],
             "live_left": max(0, live(hand)),
             "dead_wall": hand.options["dead_wall"],
-            "final_round": ex["final_round"],
-            "fenbing_rounds": ex["fenbing"][0],
+            "final_round": state.final_round,
+            "fenbing_rounds": state.fenbing[0],
         }
 
     def public_flags(self, flags: Mapping[str, Any]) -> dict[str, Any]:

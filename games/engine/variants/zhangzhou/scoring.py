@@ -12,33 +12,87 @@ the hand is zero-sum by construction.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from games.engine.patterns import Pattern, by_key
+from games.engine.rule_state import RuleState
 from games.engine.scoring import Ledger, others
 from games.engine.state import BreakdownItem, Result, seat_name
+from games.engine.tiles import Tile
 from games.engine.variants.zhangzhou.hands import points
+from games.engine.win import WinFacts, draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
     from games.engine.variants.base import WinVerdict
 
 DEALER = 0
+NO_GOLD = -1  # before the 金 is turned up (a hand is never seen so: it is set before play)
 
-# Pattern key -> label.  A verdict's ``data["parts"]`` gives each pattern's value.
-LABELS: dict[str, str] = {
-    "discard": "平胡",
-    "self_draw": "自摸",
-    "three_golds": "三金倒",
-    "rob_gold": "抢金",
-    "you_single": "单游",
-    "you_double": "双游",
-    "you_triple": "三游",
-    "robbing_kong": "抢杠胡",
-    "kong_bloom": "杠上开花",
-}
+
+@dataclass(slots=True)
+class ZhangzhouState(RuleState):
+    """D3's hand state: the 金, 分饼, 游金 and the open prompt (抢金, 抢暗杠)."""
+
+    flower_rounds: int = 0  # rounds of the opening 补花
+    gold_dice: list[list[int]] = field(default_factory=list)  # the rolls that turned up the 金
+    gold: Tile = NO_GOLD  # the 金's kind (the hand's one wild)
+    gold_pos: int = NO_GOLD  # its wall position (face up, drawn in turn)
+    fenbing: list[int] = field(default_factory=lambda: [0, False])  # [rounds followed, broken]
+    double_you: list[int] = field(default_factory=list)  # seats whose 双游 restricts the others
+    final_round: bool = False  # a tile of the last four drawable ones has been drawn
+    after_kong: int | None = None  # the seat drawing replacements for a kong (杠上开花)
+    held_draw: int | None = None  # the seat whose draw waits for the 抢金 answers
+    triple_you: int | None = None  # the seat that drew the 金 in 三游
+    skip_prompt: bool = False  # the 抢暗杠 question was asked: this time the draw goes ahead
+    # The open question: {"kind", "seats": [{"seat", "options": [[kind, tile]], "answer"}]}.
+    prompt: dict[str, Any] | None = None
+
+
+def zhangzhou_state(hand: Hand) -> ZhangzhouState:
+    # Inline rather than state_of(): it is read on every turn and every claim check.
+    state = hand.state
+    assert isinstance(state, ZhangzhouState)
+    return state
+
+
 SELF_DRAWN = frozenset({"self_draw", "rob_gold"})  # sources with no discarder
+
+
+@dataclass(slots=True)
+class ZhangzhouFacts(WinFacts):
+    """D3's facts of a self-drawn win: the shared ones (``wilds``: the 金 in hand) and 游金."""
+
+    you_level: int = 0  # 1 单游, 2 双游: the level the winner entered by a discard
+    you_draw: bool = False  # the draw completes 游金 (an ordinary tile onto five melds and a 金)
+    triple_you: bool = False  # the winner drew the 金 in 双游 (三游)
+    after_kong: bool = False  # the draw is the replacement for the winner's own kong
+
+
+def _you(level: int) -> Callable[[ZhangzhouFacts], bool]:
+    return lambda f: not f.triple_you and f.shaped and f.you_draw and min(f.you_level, 2) == level
+
+
+# The win kinds, each worth its K (a table option); a verdict's ``data["parts"]`` keeps the
+# values it was judged with.  A self-draw scores the one kind worth most, the first of equals
+# in this order (游金, then 三金倒, then 自摸); 杠上开花 multiplies it.
+PATTERNS: tuple[Pattern[ZhangzhouFacts], ...] = (
+    Pattern("discard", "平胡", option="k_discard"),
+    Pattern("robbing_kong", "抢杠胡", price=lambda o: int(o["k_discard"] * o["factor_robbing_kong"])),
+    Pattern("rob_gold", "抢金", option="k_rob_gold"),
+    Pattern("you_triple", "三游", lambda f: f.triple_you, "k_triple_you"),
+    Pattern("you_double", "双游", _you(2), "k_double_you"),
+    Pattern("you_single", "单游", _you(1), "k_single_you"),
+    Pattern("three_golds", "三金倒", lambda f: f.wilds >= 3, "k_three_golds"),
+    Pattern("self_draw", "自摸", lambda f: f.shaped, "k_self_draw"),
+    Pattern("kong_bloom", "杠上开花", lambda f: f.turn_kind == "replacement" and f.after_kong, "factor_kong_bloom"),
+)
+PATTERN = by_key(PATTERNS)
+SELF_DRAW_KINDS = tuple(PATTERN[k] for k in ("you_triple", "you_double", "you_single", "three_golds", "self_draw"))
+LABELS: dict[str, str] = {p.key: p.label for p in PATTERNS}
 
 
 def streak_factor(hand: Hand, a: int, b: int) -> int:
@@ -50,7 +104,7 @@ def streak_factor(hand: Hand, a: int, b: int) -> int:
 
 def fenbing_each(hand: Hand) -> int:
     """What the dealer has paid each other player for 分饼: 1, then 2, 4 ... per followed round."""
-    rounds = int(hand.extra.get("fenbing", [0, False])[0])
+    rounds = int(zhangzhou_state(hand).fenbing[0])
     return int(hand.options["base"]) * ((1 << rounds) - 1)
 
 
@@ -81,7 +135,7 @@ def _fenbing(hand: Hand, total: Ledger, liable: Liable) -> BreakdownItem | None:
     each = fenbing_each(hand)
     if not each:
         return None
-    rounds = int(hand.extra["fenbing"][0])
+    rounds = int(zhangzhou_state(hand).fenbing[0])
     item = Ledger()
     moved = False
     for s in others(DEALER):
@@ -123,7 +177,7 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
         items.append(BreakdownItem("winner_points", "赢家花分/杠分", w, "counted in the winner's base (底分 + W)"))
     # 承包: a discard won on in the final round (the last four drawable tiles) is paid by its
     # discarder alone, for all three losers; a table may make every discard win so.
-    contract = ctx.source == "discard" and bool(hand.extra.get("final_round"))
+    contract = ctx.source == "discard" and bool(zhangzhou_state(hand).final_round)
     alone = ctx.source == "discard" and (contract or opts["discard_payer"] == "discarder")
     total = Ledger()
     main = Ledger()
@@ -152,28 +206,20 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
     liable = NOBODY
     if contract and ctx.from_seat is not None:
         liable = Liable({winner: ctx.from_seat}, "承包: the discarder pays the winner's share")
-    for extra in (_fenbing(hand, total, liable), _pairwise(hand, others(winner), total)):
-        if extra is not None:
-            items.append(extra)
-    return Result(
-        status="win",
-        winner=winner,
-        from_seat=None if ctx.source in SELF_DRAWN else ctx.from_seat,
-        self_drawn=ctx.source in SELF_DRAWN,
-        deltas=total.deltas,
-        breakdown=items,
-        win_kind=verdict.patterns[0],
-    )
+    for side in (_fenbing(hand, total, liable), _pairwise(hand, others(winner), total)):
+        if side is not None:
+            items.append(side)
+    return _checked(win_result(ctx, items, verdict.patterns[0], self_drawn=ctx.source in SELF_DRAWN), total)
 
 
 def settle_draw(hand: Hand) -> Result:
     """和局: all four settle 花分/杠分 pairwise; 分饼 already paid stands."""
     total = Ledger()
     items = [BreakdownItem("exhaustive_draw", "和局", 0, "no winner: the dealer deals again (臭庄)")]
-    for extra in (_fenbing(hand, total, NOBODY), _pairwise(hand, [0, 1, 2, 3], total)):
-        if extra is not None:
-            items.append(extra)
-    return Result(status="draw", deltas=total.deltas, breakdown=items)
+    for side in (_fenbing(hand, total, NOBODY), _pairwise(hand, [0, 1, 2, 3], total)):
+        if side is not None:
+            items.append(side)
+    return _checked(draw_result(items), total)
 
 
 def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, Any]) -> Result:
@@ -212,7 +258,15 @@ def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, An
         )
     ]
     liable = Liable(dict.fromkeys(range(4), claimant), f"诈胡: {name} pays it")
-    extra = _fenbing(hand, total, liable)
-    if extra is not None:
-        items.append(extra)
-    return Result(status="draw", deltas=total.deltas, breakdown=items, win_kind="false_win")
+    fenbing = _fenbing(hand, total, liable)
+    if fenbing is not None:
+        items.append(fenbing)
+    return _checked(draw_result(items, win_kind="false_win"), total)
+
+
+def _checked(result: Result, total: Ledger) -> Result:
+    """The result, once its deltas (the sum of its lines' payments) are seen to be what the
+    settlement booked: a side score booked but left off the breakdown would show here."""
+    if result.deltas != total.deltas:
+        raise AssertionError(f"breakdown pays {result.deltas}, the settlement booked {total.deltas}")
+    return result

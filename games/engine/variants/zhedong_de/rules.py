@@ -11,11 +11,13 @@ Scoring lives in :mod:`games.engine.variants.zhedong_de.scoring`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
 from games.engine.refusals import Refusal, refuse
+from games.engine.rule_state import RuleState, state_of
 from games.engine.scoring import Ledger, others
 from games.engine.state import (
     CHOW,
@@ -34,6 +36,7 @@ from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, Tile, is_suited, suit_
 from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile, WinVerdict
 from games.engine.variants.zhedong_de.scoring import (
     CAP,
+    PATTERN,
     PATTERNS,
     HandScore,
     WinSpec,
@@ -43,6 +46,7 @@ from games.engine.variants.zhedong_de.scoring import (
     stand_in_active,
     white_splits,
 )
+from games.engine.win import draw_result, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
@@ -68,8 +72,8 @@ PATTERN_OPTIONS = tuple(
         house=True,
         help="The source defines this pattern but lost its value (SPEC D1.3.2).",
     )
-    for key, (label, opt) in PATTERNS.items()
-    if key != "small_dragons"
+    for opt, label in ((p.option, p.label) for p in PATTERNS)
+    if opt is not None and opt != "fan_small_dragons_extra"
 )
 
 
@@ -82,12 +86,20 @@ def next_kind(t: Tile) -> Tile:
     return 31 + (t - 31 + 1) % 3
 
 
+@dataclass(slots=True)
+class DeState(RuleState):
+    """D1's hand state: the tile turned up in place (the next kind after it is the 得)."""
+
+    flipped: Tile | None = None
+
+
 class ZhedongDe(FlipsHeadTile):
     key = "zhedong_de"
     display_name = "浙东得麻将（腊子）"
     source = "001_cecdb8e91b8c20f9.zh.txt"
     spec_section = "D1"
     flipped_name = "the tile whose kind is the 得"
+    state_type = DeState
     hand_size = 13
     options_schema = OptionsSchema(
         (
@@ -132,12 +144,12 @@ class ZhedongDe(FlipsHeadTile):
 
     # ------------------------------------------------------------------ set-up
     def on_flipped(self, hand: Hand, flipped: Tile) -> None:
-        hand.extra["flipped"] = flipped
+        state_of(hand, DeState).flipped = flipped
         hand.set_wilds([flipped if hand.options["de_from"] == "flipped" else next_kind(flipped)])
 
     @staticmethod
     def de(hand: Hand) -> Tile:
-        return int(hand.extra["wilds"][0])
+        return int(hand.state.wilds[0])
 
     # ------------------------------------------------------------------- claims
     def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]:
@@ -268,16 +280,7 @@ class ZhedongDe(FlipsHeadTile):
                 among.pay(lo, hi, amount * base)
                 lines.append(f"{seat_name(lo)}→{seat_name(hi)} {amount * base}")
         items.append(BreakdownItem("losers", "闲家互结", 0, ", ".join(lines) or "nothing", payments=among.named()))
-        deltas = [x + y for x, y in zip(to_winner.deltas, among.deltas, strict=True)]
-        return Result(
-            status="win",
-            winner=winner,
-            from_seat=ctx.from_seat,
-            self_drawn=ctx.source == "self_draw",
-            deltas=deltas,
-            breakdown=items,
-            win_kind=verdict.patterns[0],
-        )
+        return win_result(ctx, items, verdict.patterns[0])
 
     # ------------------------------------------------------------------ 包牌
     def liability(self, hand: Hand, ctx: WinContext, seen: frozenset[str]) -> tuple[int | None, list[str]]:
@@ -302,7 +305,7 @@ class ZhedongDe(FlipsHeadTile):
 
     def _unseen(self, hand: Hand, tile: Tile, discarder: int) -> bool:
         """生: no copy shown before this discard (rivers, melds, the flipped tile)."""
-        if hand.extra.get("flipped") == tile:
+        if state_of(hand, DeState).flipped == tile:
             return False
         for s, p in enumerate(hand.players):
             river = p.discards[:-1] if s == discarder else p.discards
@@ -317,10 +320,7 @@ class ZhedongDe(FlipsHeadTile):
         return min(shapes.shanten(c, w) for _, c, w in white_splits(p.counts, self.de(hand)))
 
     def settle_draw(self, hand: Hand) -> Result:
-        return Result(
-            status="draw",
-            breakdown=[BreakdownItem("exhaustive_draw", "黄牌", 0, "no settlement; the deal passes to 南")],
-        )
+        return draw_result([BreakdownItem("exhaustive_draw", "黄牌", 0, "no settlement; the deal passes to 南")])
 
     def next_dealer_offset(self, result: Result) -> int:
         # The dealer keeps the deal only by winning; otherwise 南 deals (黄牌 too).
@@ -329,7 +329,9 @@ class ZhedongDe(FlipsHeadTile):
     # ------------------------------------------------------------ presentation
     def public_info(self, hand: Hand) -> dict[str, str]:
         de = self.de(hand)
-        info = {"flipped": tile_str(hand.extra["flipped"]), "de": tile_str(de), "wilds": tile_str(de)}
+        flipped = state_of(hand, DeState).flipped
+        assert flipped is not None, "the 得 is turned up before play"
+        info = {"flipped": tile_str(flipped), "de": tile_str(de), "wilds": tile_str(de)}
         if stand_in_active(de):
             info["stand_in"] = f"{tile_str(WHITE)}={tile_str(de)}"
         return info
@@ -353,7 +355,7 @@ def _score_lines(seat: int, score: HandScore, winner: bool) -> list[BreakdownIte
         for i in score.items
     ]
     for key, fan in score.patterns:
-        label = "大三元" if key == "big_dragons" else PATTERNS[key][0]
+        label = PATTERN[key].label
         detail = "腊子" if key == "big_dragons" else f"{fan}番"
         lines.append(BreakdownItem(f"{seat_name(seat)}:{key}", f"{who} {label}", fan, detail))
     if winner:

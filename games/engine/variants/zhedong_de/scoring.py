@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import shapes
+from games.engine.patterns import Pattern, by_key, matching
 from games.engine.state import KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, MELD_CHOW, MELD_PUNG, Meld
 from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, WINDS, Tile, format_tiles, is_terminal_or_honour, suit_of
 
@@ -47,17 +48,6 @@ WAIT_CLOSED, WAIT_EDGE, WAIT_SINGLE = "wait_closed", "wait_edge", "wait_single"
 WAIT_LABEL = {WAIT_CLOSED: "嵌档", WAIT_EDGE: "靠柄", WAIT_SINGLE: "单吊"}
 WAIT_BONUS = {WAIT_CLOSED: (2, 4), WAIT_EDGE: (0, 2), WAIT_SINGLE: (2, 4)}
 
-# Hand patterns the text defines but whose values it lost: (label, option holding their 番).
-PATTERNS: dict[str, tuple[str, str]] = {
-    "pure_one_suit": ("清一色", "fan_pure_one_suit"),
-    "mixed_one_suit": ("混一色", "fan_mixed_one_suit"),
-    "all_pungs": ("对对和", "fan_all_pungs"),
-    "ping_hu": ("平和", "fan_ping_hu"),
-    "four_winds": ("四风会齐", "fan_four_winds"),
-    "de_restored": ("得还原", "fan_de_restored"),
-    "self_draw": ("自摸", "fan_self_draw"),
-    "small_dragons": ("小三元", "fan_small_dragons_extra"),
-}
 BIG_DRAGONS = "big_dragons"  # 大三元: 腊子 outright
 
 # A group of three 得 may read as any triplet or any run.
@@ -75,6 +65,53 @@ class ScoredSet:
     kind: str
     faces: tuple[Tile, ...]
     wild_as: tuple[Tile, ...] = ()
+
+
+@dataclass(slots=True)
+class ReadingFacts:
+    """One reading of the winner's hand as its patterns see it (the winner's search weighs
+    every reading, so D1 builds these per reading, once each)."""
+
+    sets: tuple[ScoredSet, ...]
+    suits: frozenset[int]  # the suits of every face shown (3: honours)
+    faces: frozenset[Tile]
+    runs: int  # sequences and chows
+    wait: str | None  # the wait the winning tile completed (None: two-sided, 对倒 or unknown)
+    single_honour: bool  # a 单吊 on the own wind or a dragon
+    self_drawn: bool
+    de: Tile
+    dragon_triplets: int  # distinct dragons shown as a triplet or kong
+    dragon_pair: bool  # a pair of a dragon
+
+    @property
+    def one_suit(self) -> bool:
+        return len(self.suits - {3}) == 1
+
+
+# Hand patterns the text defines but whose values it lost (each 番 a table option), in the order
+# the breakdown lists them.  大三元 is 腊子 outright, so it adds no 番.
+PATTERNS: tuple[Pattern[ReadingFacts], ...] = (
+    Pattern("pure_one_suit", "清一色", lambda f: f.one_suit and 3 not in f.suits, "fan_pure_one_suit"),
+    Pattern("mixed_one_suit", "混一色", lambda f: f.one_suit and 3 in f.suits, "fan_mixed_one_suit"),
+    Pattern("all_pungs", "对对和", lambda f: f.runs == 0, "fan_all_pungs"),
+    Pattern(
+        "ping_hu",
+        "平和",
+        lambda f: f.runs == len(f.sets) - 1 and not f.self_drawn and f.wait != WAIT_CLOSED and not f.single_honour,
+        "fan_ping_hu",
+    ),
+    Pattern("four_winds", "四风会齐", lambda f: set(WINDS) <= f.faces, "fan_four_winds"),
+    Pattern("de_restored", "得还原", lambda f: any(f.de in s.wild_as for s in f.sets), "fan_de_restored"),
+    Pattern("self_draw", "自摸", lambda f: f.self_drawn, "fan_self_draw"),
+    Pattern(BIG_DRAGONS, "大三元", lambda f: f.dragon_triplets == 3, fixed=0),
+    Pattern(
+        "small_dragons",
+        "小三元",
+        lambda f: f.dragon_triplets == 2 and f.dragon_pair,
+        "fan_small_dragons_extra",
+    ),
+)
+PATTERN = by_key(PATTERNS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,35 +377,27 @@ def _wait_bonus(spec: WinSpec, wait: str | None, role: tuple[int, Tile] | None) 
     return WAIT_BONUS[wait][1 if spec.self_drawn else 0]
 
 
-def _patterns(spec: WinSpec, sets: Sequence[ScoredSet], wait: str | None, role: tuple[int, Tile] | None) -> list[str]:
-    own = spec.own_wind
+def reading_facts(
+    spec: WinSpec, sets: Sequence[ScoredSet], wait: str | None, role: tuple[int, Tile] | None
+) -> ReadingFacts:
     faces = [t for s in sets for t in s.faces]
-    suits = {suit_of(t) for t in faces}
-    suited = suits - {3}
-    out: list[str] = []
-    if len(suited) == 1 and 3 not in suits:
-        out.append("pure_one_suit")
-    elif len(suited) == 1:
-        out.append("mixed_one_suit")
-    runs = sum(1 for s in sets if s.kind in (SEQUENCE, EXPOSED_CHOW))
-    if runs == 0:
-        out.append("all_pungs")
-    single_honour = wait == WAIT_SINGLE and role is not None and _honoured(role[1], own)
-    if runs == len(sets) - 1 and not spec.self_drawn and wait != WAIT_CLOSED and not single_honour:
-        out.append("ping_hu")
-    if set(WINDS) <= set(faces):
-        out.append("four_winds")
-    if any(spec.de in s.wild_as for s in sets):
-        out.append("de_restored")
-    if spec.self_drawn:
-        out.append("self_draw")
     dragon_sets = [s for s in sets if s.faces[0] in DRAGONS and s.kind not in (SEQUENCE, EXPOSED_CHOW)]
-    dragon_triplets = {s.faces[0] for s in dragon_sets if s.kind != PAIR}
-    if len(dragon_triplets) == 3:
-        out.append(BIG_DRAGONS)
-    elif len(dragon_triplets) == 2 and any(s.kind == PAIR for s in dragon_sets):
-        out.append("small_dragons")
-    return out
+    return ReadingFacts(
+        sets=tuple(sets),
+        suits=frozenset(suit_of(t) for t in faces),
+        faces=frozenset(faces),
+        runs=sum(1 for s in sets if s.kind in (SEQUENCE, EXPOSED_CHOW)),
+        wait=wait,
+        single_honour=wait == WAIT_SINGLE and role is not None and _honoured(role[1], spec.own_wind),
+        self_drawn=spec.self_drawn,
+        de=spec.de,
+        dragon_triplets=len({s.faces[0] for s in dragon_sets if s.kind != PAIR}),
+        dragon_pair=any(s.kind == PAIR for s in dragon_sets),
+    )
+
+
+def _patterns(spec: WinSpec, sets: Sequence[ScoredSet], wait: str | None, role: tuple[int, Tile] | None) -> list[str]:
+    return [p.key for p in matching(PATTERNS, reading_facts(spec, sets, wait, role))]
 
 
 def _record(spec: WinSpec, best: _Best, items: list[Item], patterns: list[str], sets: Sequence[ScoredSet]) -> None:
@@ -377,12 +406,9 @@ def _record(spec: WinSpec, best: _Best, items: list[Item], patterns: list[str], 
     fan = sum(i.fan for i in items)
     scored: list[tuple[str, int]] = []
     for p in patterns:
-        if p == BIG_DRAGONS:
-            scored.append((p, 0))
-            continue
-        extra = int(spec.options[PATTERNS[p][1]])
-        scored.append((p, extra))
-        fan += extra
+        value = PATTERN[p].value(spec.options)
+        scored.append((p, value))
+        fan += value
     total, raw = hand_total(points, fan, winner=True)
     if BIG_DRAGONS in patterns:
         total, raw = CAP, max(raw, CAP)

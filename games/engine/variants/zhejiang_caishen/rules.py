@@ -9,31 +9,60 @@ applies, every multiplier a table option.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.engine import shapes
 from games.engine.options import Option, OptionsSchema
+from games.engine.patterns import Pattern, by_key, matching
 from games.engine.refusals import Refusal, refuse
+from games.engine.rule_state import RuleState, state_of
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
 from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
 from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile, WinVerdict
+from games.engine.win import WinFacts, win_result
 
 if TYPE_CHECKING:
     from games.engine.hand import Hand, WinContext
 
 XIANGGONG = "xianggong"  # player flag: chowed a discarded wild, can never win this hand
 
-# Pattern keys, their labels, and the option holding their multiplier.
-PATTERNS: dict[str, tuple[str, str | None]] = {
-    "discard": ("放冲", None),
-    "self_draw": ("自摸", None),
-    "kong_bloom": ("杠开", "multiplier_kong_bloom"),
-    "four_wilds": ("四财神", "multiplier_four_wilds"),
-    "heaven": ("天和", "multiplier_heaven"),
-    "earth": ("地和", "multiplier_earth"),
-    "robbing_kong": ("拉杠和", None),
-}
+
+@dataclass(slots=True)
+class CaishenState(RuleState):
+    """D0's hand state: the face-up 财神前导牌 (the wild is the next kind after it)."""
+
+    indicator: Tile | None = None
+
+
+@dataclass(slots=True)
+class CaishenFacts(WinFacts):
+    """D0's facts of one win: the shared ones, and whether all four 财神 are in hand."""
+
+    four_wilds: bool = False  # a self-draw holding four 财神 wins whatever the shape (四财神)
+
+
+def _dealt_win(f: CaishenFacts) -> bool:
+    return f.shaped and f.turn_kind == "deal" and f.dealer
+
+
+def _first_draw_win(f: CaishenFacts) -> bool:
+    return f.shaped and f.turn_kind == "draw" and not f.dealer and f.first_draw
+
+
+# In the order the breakdown lists them; the first one that applies is the hand's win kind
+# (exactly one of the three sources applies).  A pattern without an option is worth 1.
+PATTERNS: tuple[Pattern[CaishenFacts], ...] = (
+    Pattern("discard", "放冲", lambda f: f.source == "discard"),
+    Pattern("robbing_kong", "拉杠和", lambda f: f.source == "robbing_kong"),
+    Pattern("self_draw", "自摸", lambda f: f.self_drawn),
+    Pattern("kong_bloom", "杠开", lambda f: f.self_drawn and f.turn_kind == "replacement", "multiplier_kong_bloom"),
+    Pattern("four_wilds", "四财神", lambda f: f.four_wilds, "multiplier_four_wilds"),
+    Pattern("heaven", "天和", lambda f: f.self_drawn and _dealt_win(f), "multiplier_heaven"),
+    Pattern("earth", "地和", lambda f: f.self_drawn and _first_draw_win(f), "multiplier_earth"),
+)
+PATTERN = by_key(PATTERNS)
 
 
 def wild_from_indicator(indicator: Tile) -> Tile:
@@ -53,8 +82,8 @@ class ZhejiangCaishen(FlipsHeadTile):
     source = "000_469410a6f657b378.zh.txt"
     spec_section = "D0"
     flipped_name = "the 财神前导牌"
-    flipped_name = "the 财神前导牌"
     hand_size = 13
+    state_type = CaishenState
     options_schema = OptionsSchema(
         (
             Option("multiplier_kong_bloom", int, 2, "杠开 multiplier", minimum=1, maximum=100, house=True),
@@ -90,7 +119,7 @@ class ZhejiangCaishen(FlipsHeadTile):
 
     # ------------------------------------------------------------------ set-up
     def on_flipped(self, hand: Hand, indicator: Tile) -> None:
-        hand.extra["indicator"] = indicator
+        state_of(hand, CaishenState).indicator = indicator
         hand.set_wilds([wild_from_indicator(indicator)])
 
     # ------------------------------------------------------------------- claims
@@ -137,22 +166,9 @@ class ZhejiangCaishen(FlipsHeadTile):
         four_wilds = ctx.source == "self_draw" and wilds >= 4
         if not shaped and not four_wilds:
             return NOT_A_WIN
-        patterns: list[str] = []
-        if ctx.source == "discard":
-            patterns.append("discard")
-        elif ctx.source == "robbing_kong":
-            patterns.append("robbing_kong")
-        else:
-            patterns.append("self_draw")
-            if ctx.turn_kind == "replacement":
-                patterns.append("kong_bloom")
-            if four_wilds:
-                patterns.append("four_wilds")
-            if shaped and ctx.turn_kind == "deal" and ctx.seat == 0:
-                patterns.append("heaven")
-            player = hand.players[ctx.seat]
-            if shaped and ctx.turn_kind == "draw" and ctx.seat != 0 and player.draws == 1 and not hand.claims_made:
-                patterns.append("earth")
+        first = hand.players[ctx.seat].draws == 1 and not hand.claims_made
+        facts = CaishenFacts.of(ctx, wilds=wilds, shaped=shaped, first_draw=first, four_wilds=four_wilds)
+        patterns = [p.key for p in matching(PATTERNS, facts)]
         return WinVerdict(patterns=patterns, data={"wilds": wilds, "shape": shaped})
 
     # ------------------------------------------------------------------ scoring
@@ -161,11 +177,10 @@ class ZhejiangCaishen(FlipsHeadTile):
         base = opts["base"]
         items: list[BreakdownItem] = []
         m = 1
-        for p in verdict.patterns:
-            label, opt = PATTERNS[p]
-            value = opts[opt] if opt else 1
-            items.append(BreakdownItem(p, label, value))
-            m = max(m, value)  # the largest applicable multiplier counts; they do not multiply
+        for key in verdict.patterns:
+            item = PATTERN[key].item(opts)
+            items.append(item)
+            m = max(m, int(item.value))  # the largest applicable multiplier counts; they do not multiply
         ledger = Ledger()
         winner = ctx.seat
         if ctx.source == "self_draw":
@@ -183,23 +198,16 @@ class ZhejiangCaishen(FlipsHeadTile):
             ledger.pay(ctx.from_seat, winner, v)
             detail = f"{seat_name(ctx.from_seat)} pays {opts['robbing_kong_multiplier']} × {base} (承包)"
         items.append(BreakdownItem("hand_value", "和牌", m, detail, payments=ledger.named()))
-        deltas = ledger.deltas
-        return Result(
-            status="win",
-            winner=winner,
-            from_seat=ctx.from_seat,
-            self_drawn=ctx.source == "self_draw",
-            deltas=deltas,
-            breakdown=items,
-            win_kind=verdict.patterns[0],
-        )
+        return win_result(ctx, items, verdict.patterns[0])
 
     def next_dealer_offset(self, result: Result) -> int:
         # The winner deals next; nobody wins: the dealer stays.
         return result.winner if result.status == "win" and result.winner is not None else 0
 
     def public_info(self, hand: Hand) -> dict[str, str]:
+        state = state_of(hand, CaishenState)
+        assert state.indicator is not None, "the indicator is turned up before play"
         return {
-            "indicator": tile_str(hand.extra["indicator"]),
-            "wilds": " ".join(tile_str(w) for w in hand.extra["wilds"]),
+            "indicator": tile_str(state.indicator),
+            "wilds": " ".join(tile_str(w) for w in state.wilds),
         }
