@@ -38,15 +38,14 @@ import asyncio
 import logging
 import math
 import os
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from games.services.common import Refused
+from games.services.common import Refused, setting
 
 log = logging.getLogger("caishen.overload")
 
@@ -179,12 +178,6 @@ class SaturationMonitor:
         self._loop = loop
         self._task = loop.create_task(self.run())
 
-    def busy(self) -> bool:
-        """Measured, and using more than ``BUSY_SHARE`` of the CPU threshold: near enough to
-        saturation that a burst of match starts would cross it before the signs could say so."""
-        t = self.thresholds
-        return self.serving() and t.cpu > 0 and self.cpu >= BUSY_SHARE * t.cpu
-
     def serving(self) -> bool:
         """Is the probe alive: bound, its task running on a loop that is not closed, and heard
         from within ``STALE_S``?  (A test's event loop that bound it and went away leaves the
@@ -228,7 +221,6 @@ class SaturationMonitor:
 
 
 STALE_S = 60.0  # a probe silent this long is not measuring any more (SaturationMonitor.serving)
-BUSY_SHARE = 0.7  # of the CPU threshold: where the match-start budget applies (refuse_new_work)
 
 
 class Overloaded(Refused):
@@ -251,64 +243,12 @@ def message() -> str:
     )
 
 
-def refuse_new_work(match_start: bool = False) -> None:
+def refuse_new_work() -> None:
     """Raise ``Overloaded`` if this process is saturated: called where a new table is created or
-    (``match_start``) a new match would start, never on a running match's path.  A match start
-    also takes a token from ``STARTS`` once the process is busy (``SaturationMonitor.busy``):
-    past its rate the start is refused for a moment although the process is not yet saturated (a
-    burst of starts is what the saturation signs see too late).  An idle process, a tournament
-    round's tables and the tests never meet the budget."""
+    a new match would start, never on a running match's path."""
     if MONITOR.refusing():
         MONITOR.refusals += 1  # from several threads: a count for the log and /healthz, not exact
         raise Overloaded(message(), MONITOR.thresholds.retry_after_s)
-    if match_start and MONITOR.busy() and not STARTS.take():
-        MONITOR.refusals += 1
-        raise Overloaded(message(), max(1, math.ceil(STARTS.wait())))
-
-
-class StartBudget:
-    """A token bucket for match starts: ``rate`` a second, at most ``burst`` at once.
-
-    Starting a match is a burst of work on the process's one database thread — the hand's rows,
-    the deal, every seat's snapshot — some 20-50 ms at load.  When many tables ready up within a
-    second (the saturation state clearing, a tournament's players returning), those bursts queue
-    ahead of every running table's moves: at twice the knee, with the CPU at 62 % of a core, the
-    running tables' p99 was 0.9 s (docs/performance.md, "A busy evening").  Spreading the starts
-    costs a refused player a second or two; ``rate`` 0 switches the budget off."""
-
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, max(1.0, burst), clock
-        self.tokens = self.burst
-        self.at = clock()
-        self._lock = threading.Lock()  # the database thread and Django's request threads
-
-    def _refill(self, now: float) -> None:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-
-    def take(self) -> bool:
-        if self.rate <= 0:
-            return True
-        with self._lock:
-            self._refill(self.clock())
-            if self.tokens >= 1:
-                self.tokens -= 1
-                return True
-            return False
-
-    def wait(self) -> float:
-        """Seconds until the next token."""
-        if self.rate <= 0:
-            return 0.0
-        with self._lock:
-            self._refill(self.clock())
-            return max(0.0, (1 - self.tokens) / self.rate)
-
-
-STARTS = StartBudget(
-    rate=max(0.0, _env_float("CAISHEN_MATCH_STARTS_PER_SECOND", 2.0)),
-    burst=max(1.0, _env_float("CAISHEN_MATCH_STARTS_BURST", 4.0)),
-)
 
 
 _REFUSED_START_KEY = "caishen:overload:refused-start:{}"
@@ -317,16 +257,12 @@ _REFUSED_START_KEY = "caishen:overload:refused-start:{}"
 def remember_refused_start(table_id: int) -> None:
     """Note that a match start at this table was refused (in the shared cache: the countdown may
     run out in another process).  Kept for two ready countdowns."""
-    from django.core.cache import cache
-
-    seconds = 2 * int(getattr(settings, "CAISHEN_READY_SECONDS", 30) or 30)
+    seconds = 2 * int(setting("CAISHEN_READY_SECONDS", 30))
     cache.set(_REFUSED_START_KEY.format(table_id), 1, timeout=seconds)
 
 
 def take_refused_start(table_id: int) -> bool:
     """Was a match start at this table refused since the countdown last ran out?  (Forgets it.)"""
-    from django.core.cache import cache
-
     key = _REFUSED_START_KEY.format(table_id)
     refused = cache.get(key) is not None
     if refused:

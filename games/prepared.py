@@ -159,14 +159,9 @@ class PreparedInsert:
         self._sql: dict[tuple[str, int], str] = {}
 
     def __call__(self, objs: Sequence[models.Model], using: str = DEFAULT_DB_ALIAS) -> None:
-        if not objs:
-            return
-        connection = connections[using]
-        values: list[Any] = []
-        for obj in objs:
-            for f, prep in zip(self.fields, self._prepare, strict=True):
-                values.append(prep(f.pre_save(obj, True), connection))
-        self._execute(connection, using, len(objs), values)
+        """Insert model instances: their fields' values as :meth:`rows` (``pre_save`` first, so
+        ``auto_now_add`` fields are stamped as ``Model.save`` would)."""
+        self.rows([[f.pre_save(obj, True) for f in self.fields] for obj in objs], using)
 
     def rows(self, rows: Sequence[Sequence[Any]], using: str = DEFAULT_DB_ALIAS) -> None:
         """Insert plain rows: one tuple per row with a value per field, in ``self.fields``'

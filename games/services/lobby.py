@@ -182,7 +182,7 @@ def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
         # Nor a new match (games/overload.py): raised inside the caller's transaction, so the
         # seat that would have been the fourth stays unready and can ready up again later.
         try:
-            overload.refuse_new_work(match_start=True)
+            overload.refuse_new_work()
         except overload.Overloaded:
             # Kept outside the transaction that the refusal rolls back: the ready countdown must
             # not unseat a player whose ready-up the server refused, even if the load has fallen

@@ -147,42 +147,6 @@ def test_the_cpu_sign_recovers_just_below_its_threshold() -> None:
         assert m.overloaded is not back
 
 
-def test_the_start_budget_spreads_a_burst_of_match_starts() -> None:
-    """Two a second, four at once: the fifth start in the same instant waits, one comes back per
-    half second, and a rate of 0 never refuses."""
-    clock = FakeClock()
-    budget = overload.StartBudget(rate=2, burst=4, clock=clock)
-    assert [budget.take() for _ in range(5)] == [True, True, True, True, False]
-    assert budget.wait() == pytest.approx(0.5)
-    clock.now += 0.5
-    assert budget.take() and not budget.take()
-    clock.now += 60
-    assert sum(budget.take() for _ in range(10)) == 4  # the burst is a ceiling, not a credit
-    off = overload.StartBudget(rate=0, burst=1, clock=clock)
-    assert all(off.take() for _ in range(100))
-
-
-def test_the_budget_applies_only_to_a_busy_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An idle process (or one that measures nothing: tests, a worker) starts every match; a busy
-    one past its budget refuses the start with a Retry-After of the wait."""
-    m, clock = monitor(cpu=0.8)
-    monkeypatch.setattr(overload, "MONITOR", m)
-    monkeypatch.setattr(overload, "STARTS", overload.StartBudget(rate=1, burst=1, clock=clock))
-    monkeypatch.setattr(m, "serving", lambda: True)
-    clock.cpu.share = 0.2  # type: ignore[attr-defined]
-    feed(m, clock, lag_ms=2, seconds=20)
-    for _ in range(5):
-        overload.refuse_new_work(match_start=True)  # idle: no budget
-    clock.cpu.share = 0.65  # type: ignore[attr-defined]  (busy: above 0.7 x 0.8, below 0.8)
-    feed(m, clock, lag_ms=2, seconds=20)
-    assert m.busy() and not m.overloaded
-    overload.refuse_new_work(match_start=True)
-    with pytest.raises(Overloaded) as refused:
-        overload.refuse_new_work(match_start=True)
-    assert refused.value.retry_after == 1
-    overload.refuse_new_work()  # a new table is not a match start: no budget
-
-
 def test_a_probe_that_stopped_measuring_refuses_nothing() -> None:
     """Overloaded as last measured, but its loop has closed (or it has been silent for a
     minute): the state is not the process's any more and nothing is refused."""

@@ -30,7 +30,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import secrets
 import socket
 import subprocess
 import sys
@@ -50,7 +49,7 @@ from twisted.internet.interfaces import IPushProducer
 from zope.interface import implementer
 
 from mahjong_platform import socket_limits
-from tests.daphne_process import free_port, running_daphne, wait_http
+from tests.daphne_process import free_port, isolated_env, running_daphne, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 BOUND = 256 * 1024  # bytes: the test server's CAISHEN_SOCKET_SEND_BUFFER
@@ -79,27 +78,21 @@ print("RESULT " + json.dumps(table.pk))
 
 
 def server_env(tmp: Path, bound: int) -> dict[str, str]:
-    inherited = {
-        k: v for k, v in os.environ.items() if not k.startswith(("CAISHEN_", "DJANGO_", "DATABASE_", "REDIS_"))
-    }
-    return {
-        **inherited,
-        "DATABASE_URL": f"sqlite:///{tmp}/bound.sqlite3",
-        "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_STATIC_ROOT": str(tmp / "static"),
-        "DJANGO_LOG_LEVEL": "WARNING",  # the drop is a warning; a line per hand step would be noise
-        "CAISHEN_VAR_DIR": str(tmp),
-        "CAISHEN_TIMERS": "inprocess",
-        "CAISHEN_SWEEP_SECONDS": "0.5",  # wakes the bots' first deadline, set before daphne ran
+    return isolated_env(
+        tmp / "bound.sqlite3",
+        tmp,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_STATIC_ROOT=str(tmp / "static"),
+        DJANGO_LOG_LEVEL="WARNING",  # the drop is a warning; a line per hand step would be noise
+        CAISHEN_TIMERS="inprocess",
+        CAISHEN_SWEEP_SECONDS="0.5",  # wakes the bots' first deadline, set before daphne ran
         # Four bots playing fast, watched live: ~50 update frames a second to every watcher.
-        "CAISHEN_BOT_DELAY": "0.02",
-        "CAISHEN_DISCARD_PAUSE": "0.02",
-        "CAISHEN_BETWEEN_HANDS_SECONDS": "0.2",
-        "CAISHEN_SPECTATOR_DELAY": "0",
-        "CAISHEN_SOCKET_SEND_BUFFER": str(bound),
-    }
+        CAISHEN_BOT_DELAY="0.02",
+        CAISHEN_DISCARD_PAUSE="0.02",
+        CAISHEN_BETWEEN_HANDS_SECONDS="0.2",
+        CAISHEN_SPECTATOR_DELAY="0",
+        CAISHEN_SOCKET_SEND_BUFFER=str(bound),
+    )
 
 
 @contextmanager
