@@ -251,7 +251,10 @@ function render() {
   const inHand = Boolean(hand && hand.status === "playing" && frame.you !== null);
   // A phone held sideways has room for the felt or the page's header, not both: bring the felt
   // up when a hand starts (the dock below holds the hand and buttons in any case).
-  if (inHand && !app.classList.contains("in-hand") && app.dataset.layout === "landscape") wrap.scrollIntoView({ block: "start" });
+  // (After this render: the waiting room above the felt goes away in it.)
+  if (inHand && !app.classList.contains("in-hand") && app.dataset.layout === "landscape") {
+    requestAnimationFrame(() => wrap.scrollIntoView({ block: "start" }));
+  }
   app.classList.toggle("in-hand", inHand);
   app.dataset.status = frame.table.status;
   app.dataset.you = frame.you ?? "";

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import create_table, server_log_tail, shot, sign_up, sit_fill_and_ready
+from tests.e2e.browser import ARTIFACTS, create_table, server_log_tail, shot, sign_up, sit_fill_and_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -186,7 +186,9 @@ def play_hand(page: Any, phone: bool, words: dict[str, str], timeout: float = 60
                         expect(button).to_contain_text(words["discard"])
                         inside_viewport(page, button.bounding_box(), "the discard button")
                         check_hand(page, phone)
-                        shot(page, f"e2e-phone-{page.viewport_size['width']}-selected.png")
+                        # As the player sees it (shot() would scroll to the header).
+                        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                        page.screenshot(path=str(ARTIFACTS / f"e2e-phone-{page.viewport_size['width']}-selected.png"))
                         seen["single_tap_checked"] = 1
                     selected.tap(timeout=1500)
                 else:
@@ -243,6 +245,14 @@ def test_play_a_hand_at_phone_and_desktop_sizes(
     if phone:
         expect(page.locator("#mj-one-tap")).not_to_be_checked()
         expect(page.locator(".one-tap")).to_contain_text(WORDS[lang]["one_tap"])
+    if phone:
+        # The felt shows above the dock (held sideways the page brings it up when the hand starts).
+        felt = page.locator("#mj-stage-wrap").bounding_box()
+        dock = page.locator("#mj-dock").bounding_box()
+        assert felt is not None and dock is not None
+        assert felt["y"] >= -1 and felt["y"] + felt["height"] <= dock["y"] + 1, (felt, dock)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"e2e-phone-{width}x{height}-start.png"))
     seen = play_hand(page, phone, WORDS[lang])
     assert seen["discards"] >= 1
     if phone:
