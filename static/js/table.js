@@ -17,7 +17,9 @@ import { questionLabel } from "./variant.js";
 
 const STAGE_W = 1100;
 const STAGE_H = 760;
-const PHONE_STAGE_H = 632; // the felt without the bottom strip, which the phone docks (table.css)
+// The felt's design size per layout (table.css): the phone docks the bottom strip; held upright
+// it gets a narrower felt of its own, the seats and ponds closer together.
+const STAGES = { desktop: [STAGE_W, STAGE_H], landscape: [STAGE_W, 632], portrait: [700, 720] };
 
 const app = document.getElementById("mj-app");
 const wrap = document.getElementById("mj-stage-wrap");
@@ -249,10 +251,10 @@ function render() {
   const waiting = frame.table.status === "waiting";
   stage.classList.toggle("waiting", waiting);
   const inHand = Boolean(hand && hand.status === "playing" && frame.you !== null);
-  // A phone held sideways has room for the felt or the page's header, not both: bring the felt
-  // up when a hand starts (the dock below holds the hand and buttons in any case).
-  // (After this render: the waiting room above the felt goes away in it.)
-  if (inHand && !app.classList.contains("in-hand") && app.dataset.layout === "landscape") {
+  // A phone has room for the felt or the page's header, not both: bring the felt up when a hand
+  // starts (the dock below holds the hand and buttons in any case).  After this render: the
+  // waiting room above the felt goes away in it.
+  if (inHand && !app.classList.contains("in-hand") && app.classList.contains("phone")) {
     requestAnimationFrame(() => wrap.scrollIntoView({ block: "start" }));
   }
   app.classList.toggle("in-hand", inHand);
@@ -410,7 +412,7 @@ function fit(force = false) {
     if (!board.selectFirst) board.selected = null;
     board.rerender();
   }
-  const stageH = phone ? PHONE_STAGE_H : STAGE_H;
+  const [stageW, stageH] = STAGES[mode || "desktop"];
   const docked = phone ? dock.offsetHeight : 0;
   document.body.style.paddingBottom = phone ? `${docked + 8}px` : "";
   const width = wrap.parentElement.clientWidth;
@@ -420,9 +422,9 @@ function fit(force = false) {
   const height = phone
     ? Math.max(stageH * 0.3, window.innerHeight - docked - 8)
     : Math.max(STAGE_H * 0.55, window.innerHeight - Math.min(top, 120) - 44);
-  const scale = Math.min(width / STAGE_W, height / stageH, 1.3);
+  const scale = Math.min(width / stageW, height / stageH, 1.3);
   stage.style.transform = `scale(${scale})`;
-  wrap.style.width = `${STAGE_W * scale}px`;
+  wrap.style.width = `${stageW * scale}px`;
   wrap.style.height = `${stageH * scale}px`;
 }
 
