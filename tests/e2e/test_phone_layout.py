@@ -131,7 +131,7 @@ def wait_pond(page: Any, n: int) -> None:
     )
 
 
-def check_countdown(page: Any) -> None:
+def check_countdown(page: Any) -> bool:
     """The prompt's countdown leads the prompt and touches no discarded tile (issue 19, item 10)."""
     found = page.evaluate(
         """() => {
@@ -145,9 +145,11 @@ def check_countdown(page: Any) -> None:
         return {first: clock.parentElement.firstElementChild === clock, clear: tiles.every((r) => apart(r, 12))};
     }"""
     )
-    if found is not None:
-        assert found["first"], "the countdown is not at the prompt's start"
-        assert found["clear"], "the countdown touches a discarded tile"
+    if found is None:
+        return False
+    assert found["first"], "the countdown is not at the prompt's start"
+    assert found["clear"], "the countdown touches a discarded tile"
+    return True
 
 
 def play_hand(page: Any, phone: bool, words: dict[str, str], timeout: float = 60) -> dict[str, int]:
@@ -158,13 +160,13 @@ def play_hand(page: Any, phone: bool, words: dict[str, str], timeout: float = 60
     passes = page.locator("#mj-actions button[data-do=pass]")
     playable = page.locator("#mj-hand .tile.playable")
     drawn = page.locator("#mj-hand .tile.drawn.playable")
-    seen = {"discards": 0, "claims": 0, "single_tap_checked": 0}
+    seen = {"discards": 0, "claims": 0, "single_tap_checked": 0, "countdowns": 0}
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if handend.count() and handend.is_visible():
             return seen
         try:
-            check_countdown(page)
+            seen["countdowns"] += check_countdown(page)
             if passes.count():
                 check_buttons(page)
                 seen["claims"] += 1
@@ -255,6 +257,7 @@ def test_play_a_hand_at_phone_and_desktop_sizes(
         page.screenshot(path=str(ARTIFACTS / f"e2e-phone-{width}x{height}-start.png"))
     seen = play_hand(page, phone, WORDS[lang])
     assert seen["discards"] >= 1
+    assert seen["countdowns"] >= 1  # the prompt's countdown was seen, and checked
     if phone:
         assert seen["single_tap_checked"] == 1
     dialog = page.locator("#mj-handend .handend-dialog")
