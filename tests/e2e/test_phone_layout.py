@@ -197,6 +197,9 @@ def play_hand(page: Any, phone: bool, words: dict[str, str], timeout: float = 60
                     target.click(timeout=1500)
                 wait_pond(page, before + 1)
                 seen["discards"] += 1
+                if seen["discards"] == 6:
+                    size = page.viewport_size
+                    page.screenshot(path=str(ARTIFACTS / f"e2e-phone-{size['width']}x{size['height']}-mid-hand.png"))
                 continue
         except Exception:  # the table moved on under the tap: look again
             if handend.count() and handend.is_visible():
