@@ -30,6 +30,13 @@ const OWN_WIDTH = 1070; // the bottom strip's room for hand, melds and flowers (
 const SIDE_WIDTH = 600; // a rotated strip's room
 const VERB_ORDER = ["win", "rob_gold", "rob_concealed_kong", "kong", "pung", "chow", "ready"];
 const PICKER_MIN = 5; // a verb offered on this many tiles gets one button opening a tile picker
+// The phone dock (docs/ui.md, "Phone layout"): own tiles at full size outside the scaled felt.
+const PHONE = { minTile: 36, maxPortrait: 46, maxLandscape: 42, meld: 28, drawnGap: 10 };
+
+/** Draw and discard animations run only when the reader has not asked for reduced motion. */
+export function motionAllowed() {
+  return !window.matchMedia || !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
 
 /** Where a chair sits on screen: 0 bottom (you), 1 right (下家), 2 top, 3 left (上家). */
 export function sideOf(chair, you) {
@@ -122,6 +129,14 @@ export class Board {
     // tiles that may go with 报听 clickable; a verb name opens the tile picker of that verb.
     this.mode = { key: null, pick: null };
     this.last = null;
+    // Set by table.js from the viewport: the phone layout docks the own strip, prompt and buttons.
+    this.layout = { phone: false, portrait: false, handWidth: OWN_WIDTH };
+    // Tap to select, tap again (or 打出) to discard: phone / touch unless one-tap is on.
+    this.selectFirst = false;
+    this.selected = null; // {code, drawn, idx}: the raised tile (idx: its place in the sorted hand)
+    this.selectedHand = null; // hand id the selection belongs to
+    this.prevDrawn = undefined; // the drawn tile of the last own strip built (undefined: none built yet)
+    this.promptClock = null;
     stage.append(...this.ponds, ...this.strips, ...this.plates, this.center, this.info, this.prompt, this.actions, this.picker);
   }
 
@@ -138,6 +153,7 @@ export class Board {
     const view = preMode ? null : hand?.view || null;
     const decision = hand ? `${hand.id}:${hand.seq}` : null;
     if (this.mode.key !== decision) this.mode = { key: decision, pick: null };
+    this.keepSelection(frame, view);
     this.clocks = [];
     this.stage.classList.toggle("in-hand", Boolean(view));
     this.stage.classList.toggle("pre-hand", preMode);
@@ -152,8 +168,11 @@ export class Board {
         this.renderStrip(this.strips[side], frame, player, side, ctx, style);
         this.renderPond(this.ponds[side], player, ctx.lastDiscard === wind, style);
       } else {
-        clear(this.strips[side]);
-        clear(this.ponds[side]);
+        for (const el of [this.strips[side], this.ponds[side]]) {
+          delete el.dataset.key;
+          delete el.dataset.n;
+          clear(el);
+        }
       }
     }
     if (preMode) this.renderPreCenter(frame, pre, ctx);
@@ -164,6 +183,33 @@ export class Board {
 
   rerender() {
     if (this.last) this.render(this.last.frame, this.last.ctx);
+  }
+
+  /** Drop the raised tile once it may no longer be discarded (a new hand, a claim, our turn over). */
+  keepSelection(frame, view) {
+    const sel = this.selected;
+    if (!sel) return;
+    const me = view?.players?.find((p) => p.hand !== null && p.hand !== undefined);
+    const allowed = (view?.legal_actions || []).some((a) => a.do === "discard" && a.tile === sel.code);
+    const stillThere = Boolean(me) && (sel.drawn ? me.drawn === sel.code : parseTiles(me.hand).includes(sel.code));
+    if (!this.selectFirst || !allowed || !stillThere || this.selectedHand !== frame.hand?.id) this.selected = null;
+  }
+
+  /** Tap on an own tile: discard, or (select-first) raise it and discard on the second tap. */
+  tapTile(code, drawn, idx = -1) {
+    if (!this.selectFirst) {
+      this.onDiscard(code);
+      return;
+    }
+    const sel = this.selected;
+    if (sel && sel.code === code && sel.drawn === drawn && sel.idx === idx) {
+      this.selected = null;
+      this.onDiscard(code);
+      return;
+    }
+    this.selected = { code, drawn, idx };
+    this.selectedHand = this.last?.frame?.hand?.id ?? null;
+    this.rerender();
   }
 
   // ------------------------------------------------------------------ plates
@@ -228,10 +274,38 @@ export class Board {
     const own = player.hand !== null && player.hand !== undefined;
     const revealed = view.revealed ? view.revealed[player.seat] : null;
     const flowers = parseTiles(player.flowers || "").length;
+    if (own && side === 0) {
+      // Rebuilt only when it changes: a tile replaced under the pointer between press and release
+      // gets no click, and frames arrive several times a second (other seats' draws and discards).
+      const legal = (view.legal_actions || []).filter((a) => a.do === "discard" || a.do === "ready");
+      const key = JSON.stringify([
+        frame.hand.id,
+        player.hand,
+        player.drawn,
+        player.melds,
+        player.flowers,
+        legal,
+        Boolean(ctx.pending),
+        this.mode.pick,
+        this.selected,
+        this.selectFirst,
+        this.layout,
+        style.wilds,
+        style.standIns,
+      ]);
+      if (el.dataset.key === key && el.isConnected) return;
+      el.dataset.key = key;
+    } else {
+      delete el.dataset.key;
+    }
     const children = [];
     let meldW;
     let flowerW;
-    if (own && side === 0) {
+    if (own && side === 0 && this.layout.phone) {
+      meldW = PHONE.meld;
+      flowerW = PHONE.meld - 4;
+      children.push(this.ownHand(view, player, ctx, style, 0));
+    } else if (own && side === 0) {
       // The bottom strip: shrink everything together when a long hand, melds and flowers
       // would not fit (16/17-tile rule sets, up to eight flowers).
       const n = parseTiles(player.hand).length;
@@ -274,29 +348,62 @@ export class Board {
     const verb = picking ? "ready" : "discard";
     const allowed = new Set(legal.filter((a) => a.do === verb && a.tile).map((a) => a.tile));
     const active = allowed.size > 0 && !ctx.pending;
-    const choose = (code) => (picking ? this.onAction({ do: "ready", tile: code }) : this.onDiscard(code));
-    const make = (code, extra) => {
+    const sorted = sortTiles(tiles, style.wilds);
+    // The drawn tile slides in, unless it was already there (a rebuild) or motion is reduced.
+    const animateDraw = Boolean(drawn) && this.prevDrawn !== undefined && this.prevDrawn !== drawn && motionAllowed();
+    this.prevDrawn = drawn || null;
+    let rows = null;
+    if (this.layout.phone) {
+      // Phone: as large as the dock allows; one row when every tile keeps ≥ 36 px, else two
+      // rows (the drawn tile ends the second) — every tile in sight, none behind a scroll.
+      const n = sorted.length + (drawn ? 1 : 0);
+      const room = this.layout.handWidth - PHONE.drawnGap;
+      const cap = this.layout.portrait ? PHONE.maxPortrait : PHONE.maxLandscape;
+      const single = Math.floor(room / n) - 2;
+      if (single >= PHONE.minTile) {
+        w = Math.min(cap, single);
+      } else {
+        const first = Math.ceil(n / 2);
+        rows = [sorted.slice(0, first), sorted.slice(first)];
+        w = Math.min(cap, Math.floor(room / first) - 2);
+      }
+    }
+    const sel = this.selected;
+    const make = (code, isDrawn, idx = -1) => {
       const playable = active && allowed.has(code);
+      const selected = playable && !picking && sel && sel.code === code && sel.drawn === isDrawn && sel.idx === idx;
       const el = styledTile(code, style, {
         w,
-        className: `${extra}${playable ? " playable" : active ? " dimmed" : ""}${playable && picking ? " ready-pick" : ""}`,
+        className: `${isDrawn ? "drawn" : "in-hand"}${playable ? " playable" : active ? " dimmed" : ""}${playable && picking ? " ready-pick" : ""}${selected ? " selected" : ""}${isDrawn && animateDraw ? " anim-draw" : ""}`,
       });
       if (playable) {
         el.tabIndex = 0;
         el.setAttribute("role", "button");
-        el.addEventListener("click", () => choose(code));
+        if (selected) el.setAttribute("aria-pressed", "true");
+        const choose = () => (picking ? this.onAction({ do: "ready", tile: code }) : this.tapTile(code, isDrawn, idx));
+        el.addEventListener("click", choose);
         el.addEventListener("keydown", (ev) => {
-          if (ev.key === "Enter" || ev.key === " ") choose(code);
+          if (ev.key === "Enter" || ev.key === " ") choose();
         });
       }
       return el;
     };
-    return h(
-      "span",
-      { class: `concealed own${picking ? " picking" : ""}`, id: "mj-hand" },
-      sortTiles(tiles, style.wilds).map((c) => make(c, "in-hand")),
-      drawn ? make(drawn, "drawn") : null,
-    );
+    let index = 0;
+    const makeSorted = (code) => make(code, false, index++);
+    const attrs = {
+      class: `concealed own${picking ? " picking" : ""}${rows ? " two-rows" : ""}`,
+      id: "mj-hand",
+      dataset: { selectFirst: this.selectFirst ? "1" : "0", tileW: w },
+    };
+    if (rows) {
+      return h(
+        "span",
+        attrs,
+        h("span", { class: "hand-row" }, rows[0].map(makeSorted)),
+        h("span", { class: "hand-row" }, rows[1].map(makeSorted), drawn ? make(drawn, true) : null),
+      );
+    }
+    return h("span", attrs, sorted.map(makeSorted), drawn ? make(drawn, true) : null);
   }
 
   // ------------------------------------------------------------------ ponds
@@ -304,6 +411,13 @@ export class Board {
     const discards = parseTiles(player.discards);
     const claimed = new Set(player.claimed_discards || []);
     const last = discards.length - 1;
+    // Rebuilt only when it changes, so that the new discard's animation runs once.
+    const key = JSON.stringify([player.discards, player.claimed_discards || [], isLast, style.wilds, style.standIns]);
+    if (el.dataset.key === key) return;
+    const before = el.dataset.n === undefined ? null : Number(el.dataset.n);
+    el.dataset.key = key;
+    el.dataset.n = String(discards.length);
+    const animate = before !== null && discards.length === before + 1 && isLast && motionAllowed();
     // Past four rows of six, seven smaller tiles a row keep a long river inside its square.
     const w = discards.length > 24 ? SIZE.pondDense : SIZE.pond;
     clear(
@@ -311,7 +425,7 @@ export class Board {
       discards.map((c, i) =>
         styledTile(c, style, {
           w,
-          className: `${claimed.has(i) ? "claimed" : ""}${isLast && i === last && !claimed.has(i) ? " last" : ""}`,
+          className: `${claimed.has(i) ? "claimed" : ""}${isLast && i === last && !claimed.has(i) ? " last" : ""}${animate && i === last ? " anim-discard" : ""}`,
         }),
       ),
     );
@@ -425,6 +539,29 @@ export class Board {
     if (view?.window && !askedToClaim) legal = legal.filter((a) => a.do !== "pass");
     const ownTurn = Boolean(view) && view.phase === "play" && view.turn === view.seat;
     const inPrompt = !view?.window && !legal.some((a) => a.do === "discard") && legal.some((a) => a.do !== "pass");
+    // Rebuilt only when the question changes (as the hand): a claim button replaced between
+    // press and release loses its click.  The prompt's clock element is kept and ticks on.
+    const key = JSON.stringify([
+      frame.hand?.id,
+      frame.hand?.status,
+      frame.you,
+      view?.window || null,
+      view?.phase,
+      view?.turn,
+      legal,
+      Boolean(ctx.pending),
+      this.mode.pick,
+      this.selectFirst ? this.selected : null,
+      ctx.deadlineAt !== null,
+      view?.table?.gold || null,
+      view?.table?.wilds || null,
+    ]);
+    if (this.actions.dataset.key === key) {
+      if (this.promptClock && !this.prompt.hidden) this.clocks.push(this.promptClock);
+      return;
+    }
+    this.actions.dataset.key = key;
+    this.promptClock = null;
     const groups = new Map();
     for (const a of legal) {
       if (a.do === "discard") continue;
@@ -484,6 +621,26 @@ export class Board {
       for (const a of acts) {
         buttons.push(button(a, label, () => this.onAction(strip(a)), { title: verb === "ready" ? t("ready_title") : null }));
       }
+    }
+    // Select-first (phone / touch): the raised tile goes with a second tap or this button.
+    const sel = this.selectFirst ? this.selected : null;
+    if (sel && legal.some((a) => a.do === "discard" && a.tile === sel.code) && !this.mode.pick) {
+      buttons.unshift(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "act act-discard",
+            id: "mj-discard-selected",
+            disabled: ctx.pending,
+            title: t("discard_selected_title"),
+            dataset: { do: "discard-selected", tile: sel.code },
+            onclick: () => this.tapTile(sel.code, sel.drawn, sel.idx),
+          },
+          h("span", { class: "act-label" }, t("discard_selected")),
+          h("span", { class: "act-tiles" }, styledTile(sel.code, style, { w: 22 })),
+        ),
+      );
     }
     clear(this.actions, buttons);
     this.actions.hidden = buttons.length === 0;
@@ -547,12 +704,15 @@ export class Board {
           parts.push(h("span", {}, t("prompt_choose")));
         }
       } else if (legal.some((a) => a.do === "discard")) {
-        parts.push(h("span", {}, t("your_turn")));
+        parts.push(h("span", {}, this.selectFirst && this.selected ? t("tap_again") : t("your_turn")));
       }
-      if (parts.length) {
-        const clock = h("span", { class: "prompt-clock" });
-        if (ctx.deadlineAt !== null) this.clocks.push(clock);
-        parts.push(clock);
+      if (parts.length && ctx.deadlineAt !== null) {
+        // The clock leads the prompt, in its own ring: set after the discarded tile its figure
+        // read as part of the tile (issue 19, item 10).
+        const clock = h("span", { class: "prompt-clock", id: "mj-prompt-clock", dataset: { unit: "1" } });
+        this.clocks.push(clock);
+        this.promptClock = clock;
+        parts.unshift(clock);
       }
     }
     clear(this.prompt, parts);
@@ -568,7 +728,8 @@ export class Board {
   tick(msLeft) {
     const s = msLeft === null ? "" : String(Math.max(0, Math.ceil(msLeft / 1000)));
     for (const c of this.clocks) {
-      c.textContent = s;
+      c.textContent = s && c.dataset.unit ? t("clock_unit", { s }) : s;
+      if (c.dataset.unit) c.hidden = !s;
       c.classList.toggle("urgent", msLeft !== null && msLeft < 5000);
     }
   }

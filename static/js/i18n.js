@@ -186,6 +186,13 @@ const WORDS = {
     room_code: "房间号",
     match_score: "本场",
     this_hand: "本局",
+    // phone layout and tap-to-select (area: phone)
+    discard_selected: "打出",
+    discard_selected_title: "打出选中的牌",
+    one_tap: "一触出牌",
+    one_tap_title: "轻点一次就打出（不先选中）",
+    tap_again: "再点一次打出",
+    clock_unit: "{s}秒",
   },
   en: {
     connecting: "Connecting…",
@@ -368,6 +375,13 @@ const WORDS = {
     room_code: "Room code",
     match_score: "Match",
     this_hand: "Hand",
+    // phone layout and tap-to-select (area: phone)
+    discard_selected: "Discard",
+    discard_selected_title: "Discard the selected tile",
+    one_tap: "Discard with one tap",
+    one_tap_title: "One tap discards (no selecting first)",
+    tap_again: "Tap again to discard",
+    clock_unit: "{s}s",
   },
 };
 

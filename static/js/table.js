@@ -10,12 +10,16 @@ import { confirmStake, renderHandEnd, renderPreHand, toast } from "./dialogs.js"
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { TableSocket, apiGet, apiPost } from "./net.js";
+import { coarsePointer, oneTapOn, oneTapToggle, phoneLayout } from "./phone.js";
 import { refusalText } from "./refusals.js";
 import { renderRoom } from "./room.js";
 import { questionLabel } from "./variant.js";
 
 const STAGE_W = 1100;
 const STAGE_H = 760;
+// The felt's design size per layout (table.css): the phone docks the bottom strip; held upright
+// it gets a narrower felt of its own, the seats and ponds closer together.
+const STAGES = { desktop: [STAGE_W, STAGE_H], landscape: [STAGE_W, 632], portrait: [700, 720] };
 
 const app = document.getElementById("mj-app");
 const wrap = document.getElementById("mj-stage-wrap");
@@ -52,6 +56,13 @@ const confirmEl = h("div", { class: "overlay", id: "mj-confirm", hidden: true })
 const preHandEl = h("div", { class: "overlay prehand", id: "mj-prehand", hidden: true });
 const toasts = h("div", { class: "toasts", id: "mj-toasts" });
 stage.append(roomEl, handEndEl, preHandEl, confirmEl, toasts);
+// The phone layout (phone.js): a dock fixed at the window's bottom takes the own strip, the
+// prompt and the claim buttons; a fixed layer takes the dialogs and messages.
+const dockBar = h("div", { class: "dock-bar", id: "mj-dock-bar" });
+const dock = h("div", { class: "mj-dock", id: "mj-dock" }, dockBar);
+const layer = h("div", { class: "mj-layer", id: "mj-layer" });
+const oneTap = oneTapToggle(() => fit(true));
+app.append(dock, layer);
 // The 托管 control sits in the header, outside the scaled felt (autoplay.js).
 const autoPlayEl = h("div", { class: "mj-autoplay", id: "mj-autoplay", hidden: true });
 document.getElementById("mj-head")?.append(autoPlayEl);
@@ -239,6 +250,14 @@ function render() {
   const hand = frame.hand;
   const waiting = frame.table.status === "waiting";
   stage.classList.toggle("waiting", waiting);
+  const inHand = Boolean(hand && hand.status === "playing" && frame.you !== null);
+  // A phone has room for the felt or the page's header, not both: bring the felt up when a hand
+  // starts (the dock below holds the hand and buttons in any case).  After this render: the
+  // waiting room above the felt goes away in it.
+  if (inHand && !app.classList.contains("in-hand") && app.classList.contains("phone")) {
+    requestAnimationFrame(() => wrap.scrollIntoView({ block: "start" }));
+  }
+  app.classList.toggle("in-hand", inHand);
   app.dataset.status = frame.table.status;
   app.dataset.you = frame.you ?? "";
 
@@ -359,18 +378,59 @@ function tick() {
 }
 
 // ---------------------------------------------------------------------------- layout
-function fit() {
-  const width = wrap.parentElement.clientWidth;
-  const top = wrap.getBoundingClientRect().top + window.scrollY;
-  // Fit the felt and the info line under it in the window (the header may scroll away).
-  const height = Math.max(STAGE_H * 0.55, window.innerHeight - Math.min(top, 120) - 44);
-  const scale = Math.min(width / STAGE_W, height / STAGE_H, 1.3);
-  stage.style.transform = `scale(${scale})`;
-  wrap.style.width = `${STAGE_W * scale}px`;
-  wrap.style.height = `${STAGE_H * scale}px`;
+let layoutKey = null;
+
+/** Put the parts where the layout wants them: in the felt (desktop) or docked (phone). */
+function place(phone) {
+  if (phone) {
+    dockBar.append(board.prompt, board.actions, oneTap);
+    dock.append(board.picker, board.strips[0]);
+    layer.append(handEndEl, preHandEl, confirmEl, toasts);
+    wrap.before(roomEl);
+  } else {
+    stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, handEndEl, preHandEl, confirmEl, toasts);
+    document.getElementById("mj-head")?.append(oneTap);
+  }
 }
 
-window.addEventListener("resize", fit);
+function fit(force = false) {
+  const mode = phoneLayout();
+  const phone = mode !== null;
+  const touch = phone || coarsePointer();
+  const key = `${mode}:${touch}:${oneTapOn()}:${phone ? dock.clientWidth : 0}`;
+  if (key !== layoutKey || force === true) {
+    const first = layoutKey === null;
+    const moved = first ? phone : layoutKey.split(":")[0] !== String(mode);
+    layoutKey = key;
+    app.classList.toggle("phone", phone);
+    app.dataset.layout = mode || "desktop";
+    if (moved) place(phone);
+    else if (first) document.getElementById("mj-head")?.append(oneTap);
+    oneTap.hidden = !touch;
+    board.layout = { phone, portrait: mode === "portrait", handWidth: phone ? dock.clientWidth - 12 : 1070 };
+    board.selectFirst = touch && !oneTapOn();
+    if (!board.selectFirst) board.selected = null;
+    board.rerender();
+  }
+  const [stageW, stageH] = STAGES[mode || "desktop"];
+  const docked = phone ? dock.offsetHeight : 0;
+  document.body.style.paddingBottom = phone ? `${docked + 8}px` : "";
+  const width = wrap.parentElement.clientWidth;
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  // Fit the felt and the info line under it in the window (the header may scroll away); on a
+  // phone, the felt fits above the dock.
+  const height = phone
+    ? Math.max(stageH * 0.3, window.innerHeight - docked - 8)
+    : Math.max(STAGE_H * 0.55, window.innerHeight - Math.min(top, 120) - 44);
+  const scale = Math.min(width / stageW, height / stageH, 1.3);
+  stage.style.transform = `scale(${scale})`;
+  wrap.style.width = `${stageW * scale}px`;
+  wrap.style.height = `${stageH * scale}px`;
+}
+
+window.addEventListener("resize", () => fit());
+// The dock grows with claim buttons and melds: the felt above it follows.
+if (window.ResizeObserver) new ResizeObserver(() => fit()).observe(dock);
 fit();
 render();
 socket.connect();

@@ -180,9 +180,13 @@ def sit_fill_and_ready(page: Any, shot_name: str | None = None) -> int:
     return balance_before
 
 
-def play_until_hand_end(page: Any, mid_shot: str | None = "e2e-2-mid-hand.png", timeout: float = PLAY_TIMEOUT_S) -> int:
+def play_until_hand_end(
+    page: Any, mid_shot: str | None = "e2e-2-mid-hand.png", timeout: float = PLAY_TIMEOUT_S, tap: bool = False
+) -> int:
     """Discard whenever allowed (the drawn tile first), pass every claim or question; never
-    declare 听 or anything else.  Returns our discards."""
+    declare 听 or anything else.  Where a first tap only selects (phone, touch: the hand's
+    data-select-first), tap the selected tile again.  ``tap``: touch taps instead of clicks.
+    Returns our discards."""
     handend = page.locator("#mj-handend .handend-dialog")
     passes = page.locator("#mj-actions button[data-do=pass]")
     drawn = page.locator("#mj-hand .tile.drawn.playable")
@@ -195,14 +199,16 @@ def play_until_hand_end(page: Any, mid_shot: str | None = "e2e-2-mid-hand.png", 
             return discards
         try:
             if passes.count():
-                passes.first.click(timeout=1500)
+                press(passes.first, tap)
                 continue
             if playable.count():
                 if not shot_taken and discards >= 3:
                     assert mid_shot is not None
                     shot(page, mid_shot)
                     shot_taken = True
-                (drawn if drawn.count() else playable.last).click(timeout=1500)
+                press(drawn if drawn.count() else playable.last, tap)
+                if page.locator("#mj-hand[data-select-first='1']").count():
+                    press(page.locator("#mj-hand .tile.selected"), tap)
                 discards += 1
                 page.wait_for_selector("#mj-hand .tile.playable", state="detached", timeout=3000)
                 continue
@@ -211,6 +217,14 @@ def play_until_hand_end(page: Any, mid_shot: str | None = "e2e-2-mid-hand.png", 
         page.wait_for_timeout(40)
     shot(page, "e2e-timeout.png")
     raise AssertionError(f"the hand did not end within {timeout} s; the server's log ends:\n{server_log_tail()}")
+
+
+def press(target: Any, tap: bool = False) -> None:
+    """A click, or a touch tap (the context needs has_touch)."""
+    if tap:
+        target.tap(timeout=1500)
+    else:
+        target.click(timeout=1500)
 
 
 def check_hand_end(page: Any, balance_before: int) -> int:
