@@ -125,7 +125,8 @@ def player_stats(user: Any, variant: str, table_ids: Iterable[int] | None = None
     )
     special: Counter[str] = Counter()
     wins: list[BigHand] = []
-    for pk, table_id, number, dealer, result, finished_at in hands:
+    for pk, table_id, number, dealer, stored, finished_at in hands:
+        result: dict[str, Any] = stored or {}
         me = SEATS[(chairs[table_id] - dealer) % 4]
         out.hands += 1
         points = int((result.get("deltas") or {}).get(me, 0))

@@ -216,8 +216,9 @@ def test_the_players_page_and_profile_draw_the_rating_history() -> None:
     )
     svg = html.split('<svg class="rating-chart"', 1)[1].split("</svg>", 1)[0]
     assert 'data-points="3"' in svg  # the start and two matches
-    assert len(re.findall(r"\d+(?:\.\d+)?,\d+(?:\.\d+)?", svg.split('class="line" points="', 1)[1].split('"', 1)[0])) == 3
+    line = svg.split('class="line" points="', 1)[1].split('"', 1)[0]
+    assert len(re.findall(r"\d+(?:\.\d+)?,\d+(?:\.\d+)?", line)) == 3
     assert "Rated matches" in svg and ">Rating<" in svg  # axis titles
-    assert "<title>1484</title>" in svg  # after dealing in: 1500 − 16
+    assert "<title>1484</title>" in svg  # after dealing in: 1500 - 16
     profile = client(people[0]).get(reverse("accounts:profile")).content.decode()
     assert '<svg class="rating-chart"' in profile and "评级对局" in profile
