@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -12,7 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.access import can_open
 from games.engine.variants import all_variants
+from games.models import Table
+from games.services import locks
+from mahjong_platform.serializers import StrictJSONTypes
 from ratings import services
 from ratings.stats import player_stats
 
@@ -120,3 +125,55 @@ class LeaderboardView(APIView):
                 ],
             }
         )
+
+
+class TableRatingSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(help_text="Does this table's match count for ratings (ratings.services.is_rated)?")
+    rated_with_bots = serializers.BooleanField(help_text="Rated although bots sit at it (default false).")
+
+
+class TableRatingUpdateSerializer(StrictJSONTypes, serializers.Serializer):
+    rated_with_bots = serializers.BooleanField()
+
+
+def table_rating(table: Table) -> dict[str, bool]:
+    return {"rated": services.is_rated(table), "rated_with_bots": services.rated_with_bots(table)}
+
+
+@extend_schema(tags=["ratings"])
+class TableRatingView(APIView):
+    """Whether a table is rated, and its owner's ``rated_with_bots`` option (before the match)."""
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method == "GET":
+            return [permissions.AllowAny()]
+        return [permissions.IsAuthenticated()]
+
+    def visible(self, request: Request, pk: int) -> Table:
+        table = get_object_or_404(Table, pk=pk)
+        if not can_open(request.user, request.session, table):
+            raise Http404("no such table")
+        return table
+
+    @extend_schema(summary="Is the table rated?", responses={200: TableRatingSerializer, 404: DETAIL})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(table_rating(self.visible(request, pk)))
+
+    @extend_schema(
+        summary="Rate the table's match although bots sit at it (its owner, before the match)",
+        request=TableRatingUpdateSerializer,
+        responses={200: TableRatingSerializer, 400: DETAIL, 403: DETAIL, 404: DETAIL},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        table = self.visible(request, pk)
+        if request.user.pk != table.owner_id:
+            return Response({"detail": "only the table's owner sets its rating option"}, status=403)
+        form = TableRatingUpdateSerializer(data=request.data)
+        if not form.is_valid():
+            return Response({"detail": "rated_with_bots: a boolean is required", "errors": form.errors}, status=400)
+        with transaction.atomic():
+            table = locks.lock_table(table.pk)  # not while a match starts: fixed from its start
+            if table.status != Table.WAITING:
+                return Response({"detail": "the match has started: its rating option is fixed"}, status=400)
+            services.set_rated_with_bots(table, form.validated_data["rated_with_bots"])
+        return Response(table_rating(table))

@@ -9,4 +9,5 @@ app_name = "ratings_api"
 urlpatterns = [
     path("leaderboards/<slug:variant>/", api.LeaderboardView.as_view(), name="leaderboard"),
     path("players/<str:username>/stats/", api.PlayerStatsView.as_view(), name="player_stats"),
+    path("tables/<int:pk>/rating/", api.TableRatingView.as_view(), name="table_rating"),
 ]

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.models import Hand, Seat
+from games.models import Hand, Seat, Table
 from games.services import settlement
 from ratings import elo
 from ratings.models import RatedMatch, Rating, RatingChange
@@ -222,3 +222,21 @@ def test_the_players_page_and_profile_draw_the_rating_history() -> None:
     assert "<title>1484</title>" in svg  # after dealing in: 1500 - 16
     profile = client(people[0]).get(reverse("accounts:profile")).content.decode()
     assert '<svg class="rating-chart"' in profile and "评级对局" in profile
+
+
+def test_the_owner_sets_rated_with_bots_before_the_match() -> None:
+    owner, other = users("ow", 2)
+    table = seated([owner, None, None, None])
+    Table.objects.filter(pk=table.pk).update(status=Table.WAITING)
+    url = reverse("ratings_api:table_rating", args=[table.pk])
+    assert client().get(url).json() == {"rated": False, "rated_with_bots": False}
+    assert client(other).post(url, {"rated_with_bots": True}, content_type="application/json").status_code == 403
+    assert client(owner).post(url, {"rated_with_bots": "yes"}, content_type="application/json").status_code == 400
+    assert client().post(url, {"rated_with_bots": True}, content_type="application/json").status_code in (401, 403)
+    assert client().get(url).json() == {"rated": False, "rated_with_bots": False}  # refusals changed nothing
+    res = client(owner).post(url, {"rated_with_bots": True}, content_type="application/json")
+    assert res.status_code == 200 and res.json() == {"rated": True, "rated_with_bots": True}
+    Table.objects.filter(pk=table.pk).update(status=Table.PLAYING)
+    late = client(owner).post(url, {"rated_with_bots": False}, content_type="application/json")
+    assert late.status_code == 400 and is_rated(table)
+    assert client().get(reverse("ratings_api:table_rating", args=[999999])).status_code == 404
