@@ -36,14 +36,20 @@ def set_rated_with_bots(table: Table, value: bool) -> None:
     TableRatingOption.objects.update_or_create(table=table, defaults={"rated_with_bots": bool(value)})
 
 
+def person(seat: Seat) -> bool:
+    """Is the seat a person's for ratings?  A leaver's seat stays theirs even once a house bot
+    plays it (东北's escape rule): walking out of a match must not make it unrated."""
+    return seat.user_id is not None and (not seat.is_bot or seat.left)
+
+
 def is_rated(table: Table, seats: Sequence[Seat] | None = None) -> bool:
     """Does this table's match count for ratings?  Yes unless a bot sits at it (or a seat is
     empty when the match runs), or the table says ``rated_with_bots``.  A rated table is also
     one where hints are off (the hints feature asks this)."""
     seats = list(table.seats.all()) if seats is None else list(seats)
-    if all(s.user_id is not None and not s.is_bot for s in seats) and len(seats) == 4:
+    if len(seats) == 4 and all(person(s) for s in seats):
         return True
-    return rated_with_bots(table) and any(s.user_id is not None and not s.is_bot for s in seats)
+    return rated_with_bots(table) and any(person(s) for s in seats)
 
 
 def match_complete(row: Hand) -> bool:
@@ -52,6 +58,8 @@ def match_complete(row: Hand) -> bool:
     ``row`` itself may not be saved as finished yet (the inline booking runs before the step
     saves it), so it is counted apart from the others."""
     table = row.table
+    if row.number < table.hands_total and table.hands_played < table.hands_total:
+        return False  # the inline booking of a hand before the last: no query on the hot path
     others = Hand.objects.filter(table_id=table.pk, status=Hand.FINISHED, number__lte=table.hands_total).exclude(
         pk=row.pk
     )
@@ -82,7 +90,7 @@ def rate_match(table: Table, seats: Sequence[Seat]) -> list[RatingChange]:
         return []
     with transaction.atomic():
         scores = table.scores or {}
-        people = sorted({s.user_id for s in seats if s.user_id is not None and not s.is_bot})
+        people = sorted({s.user_id for s in seats if s.user_id is not None and person(s)})
         for uid in people:
             Rating.objects.get_or_create(user_id=uid, variant=table.variant)
         # Locked in user order: two matches finishing at once update their common players in turn.
@@ -94,8 +102,8 @@ def rate_match(table: Table, seats: Sequence[Seat]) -> list[RatingChange]:
         }
         players = [
             Player(
-                None if s.is_bot or s.user_id is None else s.user_id,
-                None if s.is_bot or s.user_id is None else ratings[s.user_id],
+                s.user_id if person(s) else None,
+                ratings[s.user_id] if person(s) and s.user_id is not None else None,
                 int(scores.get(str(s.position), 0)),
             )
             for s in sorted(seats, key=lambda s: s.position)

@@ -240,3 +240,13 @@ def test_the_owner_sets_rated_with_bots_before_the_match() -> None:
     late = client(owner).post(url, {"rated_with_bots": False}, content_type="application/json")
     assert late.status_code == 400 and is_rated(table)
     assert client().get(reverse("ratings_api:table_rating", args=[999999])).status_code == 404
+
+
+def test_a_leaver_is_still_rated() -> None:
+    people = users("lv")
+    table = seated(people)
+    # Under an escape penalty a house bot takes a leaver's chair: the seat stays the leaver's.
+    Seat.objects.filter(table=table, position=2).update(left=True, is_bot=True)
+    assert is_rated(table)
+    row = finish_golden(start(table, GOLDEN), [people[0], people[1], None, people[3]])
+    assert RatingChange.objects.filter(match__table=row.table).count() == 4
