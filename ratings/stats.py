@@ -100,12 +100,24 @@ class PlayerStats:
         }
 
 
-def special_name(item: dict[str, Any]) -> str | None:
-    """The special hand a breakdown line names (its label), or None for an ordinary line."""
+def special_name(item: dict[str, Any], seat: str | None = None) -> str | None:
+    """The special hand a breakdown line names (its label), or None for an ordinary line.
+
+    A rule set that scores every seat (浙东得) names its lines ``"<seat>:<key>"`` and labels
+    them ``"<seat's name> <label>"``: only ``seat``'s own lines count, by their key and label;
+    its total line marks a capped hand, 腊子, by ending its label so."""
     key = str(item.get("code") or item.get("name") or "")
+    label = str(item.get("label") or key)
+    if ":" in key:
+        owner, key = key.split(":", 1)
+        if seat is not None and owner != seat:
+            return None
+        label = label.split(" ", 1)[-1]
+        if key == "total":
+            return "腊子" if label.endswith("腊子") else None
     if not key or key in ORDINARY or item.get("payments"):
         return None
-    return str(item.get("label") or key)
+    return label
 
 
 def player_stats(user: Any, variant: str, table_ids: Iterable[int] | None = None) -> PlayerStats:
@@ -138,7 +150,7 @@ def player_stats(user: Any, variant: str, table_ids: Iterable[int] | None = None
             out.self_draws += bool(result.get("self_drawn"))
             breakdown = list(result.get("breakdown") or [])
             wins.append(BigHand(pk, table_id, number, points, finished_at, breakdown))
-            special.update(name for item in breakdown if (name := special_name(item)) is not None)
+            special.update(name for item in breakdown if (name := special_name(item, me)) is not None)
         elif result.get("from") == me and not result.get("self_drawn"):
             out.deal_ins += 1
     out.biggest = sorted(wins, key=lambda b: (-b.points, b.hand_id))[:TOP_HANDS]

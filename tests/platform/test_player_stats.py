@@ -66,6 +66,12 @@ def test_special_hands_prefer_a_structured_code() -> None:
     assert special_name({"name": "heaven", "label": "天和"}) == "天和"
     assert special_name({"name": "x", "code": "self_draw", "label": "自摸"}) is None
     assert special_name({"name": "hand_value", "label": "和牌", "payments": {"E": 1}}) is None
+    # 浙东得 scores every seat: the player's own lines only, by key; a capped total is 腊子.
+    assert special_name({"name": "S:all_pungs", "label": "S南 对对和", "value": 2}, "S") == "对对和"
+    assert special_name({"name": "S:all_pungs", "label": "S南 对对和", "value": 2}, "E") is None
+    assert special_name({"name": "S:exposed_pung", "label": "S南 明刻 555m", "value": 4}, "S") is None
+    assert special_name({"name": "S:total", "label": "S南 和家牌点 腊子", "value": 500}, "S") == "腊子"
+    assert special_name({"name": "S:total", "label": "S南 和家牌点", "value": 50}, "S") is None
 
 
 def test_the_stats_api_answers_as_the_service(seeded: tuple[Any, list[Any], list[Hand]]) -> None:
