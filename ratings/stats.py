@@ -1,22 +1,28 @@
 """Player statistics per rule set, computed from the finished hands (never stored).
 
 One pass over the player's finished hands of a rule set: the hands' results say who won, by
-self-draw or on whose discard, each seat's points and the breakdown.  Nothing is cached, so the
-figures are always those of the hands as they are (a player's hands of one rule set are read
-with two queries: the seats, then the hands' results).
+self-draw or on whose discard, each seat's points and the breakdown.  The pass is cached under
+a key made of how many finished hands there are and the newest one's id (one aggregate query):
+a finished hand's result never changes, so a new hand is the only thing that can change the
+figures, and it changes the key.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
+from django.db.models import Count, Max
+
 from games.engine.state import SEATS
 from games.models import Hand, Seat
 
 TOP_HANDS = 5
+CACHE_SECONDS = 3600
 
 # Breakdown lines that are not a special hand: the ways of winning every win has, the
 # settlement's payment lines and the per-set points of the counting rule sets.  Every other
@@ -124,16 +130,29 @@ def player_stats(user: Any, variant: str, table_ids: Iterable[int] | None = None
     """The player's statistics over their finished hands of ``variant`` (optionally only at the
     tables ``table_ids``: a tournament's)."""
     seats = Seat.objects.filter(user=user, table__variant=variant)
+    scope = "all"
     if table_ids is not None:
-        seats = seats.filter(table_id__in=list(table_ids))
+        wanted = sorted(set(table_ids))
+        seats = seats.filter(table_id__in=wanted)
+        scope = hashlib.sha256(",".join(map(str, wanted)).encode()).hexdigest()[:16]
     chairs = dict(seats.values_list("table_id", "position"))
-    out = PlayerStats(variant)
     if not chairs:
-        return out
-    hands = (
-        Hand.objects.filter(table_id__in=list(chairs), status=Hand.FINISHED, result__isnull=False)
-        .order_by("finished_at", "pk")
-        .values_list("pk", "table_id", "number", "dealer_position", "result", "finished_at")
+        return PlayerStats(variant)
+    finished = Hand.objects.filter(table_id__in=list(chairs), status=Hand.FINISHED, result__isnull=False)
+    mark = finished.aggregate(n=Count("pk"), newest=Max("pk"))
+    key = f"caishen:ratings:stats:{user.pk}:{variant}:{scope}:{mark['n']}:{mark['newest']}"
+    cached = cache.get(key)
+    if isinstance(cached, PlayerStats):
+        return cached
+    out = _count(variant, chairs, finished)
+    cache.set(key, out, CACHE_SECONDS)
+    return out
+
+
+def _count(variant: str, chairs: dict[int, int], finished: Any) -> PlayerStats:
+    out = PlayerStats(variant)
+    hands = finished.order_by("finished_at", "pk").values_list(
+        "pk", "table_id", "number", "dealer_position", "result", "finished_at"
     )
     special: Counter[str] = Counter()
     wins: list[BigHand] = []

@@ -141,3 +141,12 @@ def test_only_the_organiser_exports_the_event_players_stats(seeded: tuple[Any, l
         assert other.get(url).status_code == 403
         assert 'id="event-player-stats"' not in other.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert Client().get(url).status_code == 403
+
+
+def test_cached_statistics_follow_a_new_hand(seeded: tuple[Any, list[Any], list[Hand]]) -> None:
+    me, others, _ = seeded
+    before = player_stats(me, "zhejiang_caishen")
+    assert player_stats(me, "zhejiang_caishen") == before  # the same hands: the same figures
+    heaven_match([me, *others])
+    after = player_stats(me, "zhejiang_caishen")
+    assert (after.hands, after.wins, after.special) == (5, 3, {"天和": 2})
