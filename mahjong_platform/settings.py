@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "tournaments",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -18,9 +18,11 @@ urlpatterns = [
     path("api/", include("accounts.api_urls")),
     path("api/", include("games.api_urls")),  # rule sets, tables, hands
     path("api/", include("tournaments.api_urls")),  # events, registration, standings
+    path("api/", include("ratings.api_urls")),  # leaderboards, player statistics
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", api_docs, name="api-docs"),
     path("tournaments/", include("tournaments.urls")),
+    path("ratings/", include("ratings.urls")),
     path("", include("games.urls")),
 ]
 

@@ -60,7 +60,15 @@ def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
     gained = out if stake else {str(row.position_of(s)): int(p) for s, p in enumerate(result.deltas)}
     table.scores = {c: int((table.scores or {}).get(c, 0)) + int(gained.get(c, 0)) for c in ("0", "1", "2", "3")}
     _release_stakes(row, seats)
+    for booked in HAND_BOOKED:
+        booked(row, seats)
     return out
+
+
+# Called with every hand as it is booked, inside the booking's transaction and after the table's
+# scores include it: ratings (ratings/apps.py) rate a match once its last hand is booked, so a
+# rating moves with the settlement or not at all.  The games app knows nothing of ratings.
+HAND_BOOKED: list[Callable[[Hand, list[Seat]], None]] = []
 
 
 def _release_stakes(row: Hand, seats: list[Seat]) -> None:
