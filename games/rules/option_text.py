@@ -54,7 +54,10 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
     "zhejiang_caishen": {
         "multiplier_kong_bloom": OptionWords(
             W("杠开倍数", "Win on a kong replacement: multiplier"),
-            W("杠后补牌自摸和牌时，和牌分乘以此数。", "A self-drawn win on the tile drawn after a kong is multiplied by this."),
+            W(
+                "杠后补牌自摸和牌时，和牌分乘以此数。",
+                "A self-drawn win on the tile drawn after a kong is multiplied by this.",
+            ),
         ),
         "multiplier_four_wilds": OptionWords(
             W("四财神倍数", "Four wilds: multiplier"),
@@ -146,9 +149,7 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
             None,
             {"one": W("1 分", "1 point"), "first_tier": W("进阶的第一档", "The ladder's first step")},
         ),
-        "caishen_on_draw": OptionWords(
-            W("流局时也算财神分", "Wild points also on a drawn hand"), None, YES_NO
-        ),
+        "caishen_on_draw": OptionWords(W("流局时也算财神分", "Wild points also on a drawn hand"), None, YES_NO),
         "earth_window": OptionWords(
             W("地胡的时机", "When an earthly hand counts"),
             None,
@@ -163,7 +164,10 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
     "zhedong_de": {
         "de_from": OptionWords(
             W("得牌的定法", "How the wild (得) is chosen"),
-            W("原规则没有写明；默认翻出的那张牌就是得。", "The rule text does not say; by default the turned tile is the wild."),
+            W(
+                "原规则没有写明；默认翻出的那张牌就是得。",
+                "The rule text does not say; by default the turned tile is the wild.",
+            ),
             {
                 "flipped": W("翻出的那张牌", "The turned tile itself"),
                 "next": W("翻出那张牌的下一张", "The tile after the turned one"),
@@ -201,7 +205,9 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
         ),
         "k_discard": OptionWords(W("平胡（点炮）分", "Discard win: points")),
         "k_self_draw": OptionWords(W("自摸分", "Self-draw: points")),
-        "k_three_golds": OptionWords(W("三金倒分", "Three golds: points"), W("按自摸结算。", "Settled as a self-draw.")),
+        "k_three_golds": OptionWords(
+            W("三金倒分", "Three golds: points"), W("按自摸结算。", "Settled as a self-draw.")
+        ),
         "k_rob_gold": OptionWords(W("抢金分", "Robbing the gold: points")),
         "k_single_you": OptionWords(W("单游分", "Single 游: points")),
         "k_double_you": OptionWords(W("双游分", "Double 游: points")),
@@ -270,7 +276,9 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
         "fan_half_flush": OptionWords(W("混一色番数", "Mixed one suit: fan")),
         "fan_full_flush": OptionWords(W("清一色番数", "Pure one suit: fan")),
         "fan_deal_in": OptionWords(W("点炮者多付番数", "Discarder's extra fan")),
-        "dealer_bonus": OptionWords(W("庄家番数", "Dealer's extra fan"), W("庄家赢或付时加。", "When the dealer wins or pays.")),
+        "dealer_bonus": OptionWords(
+            W("庄家番数", "Dealer's extra fan"), W("庄家赢或付时加。", "When the dealer wins or pays.")
+        ),
         "kong_points_exposed": OptionWords(W("明杠、补杠杠分（× 底注）", "Exposed or added kong: points (× base)")),
         "kong_points_concealed": OptionWords(W("暗杠杠分（× 底注）", "Concealed kong: points (× base)")),
         "ready_kong_keeps_wait": OptionWords(
