@@ -21,11 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import join_limits, overload, services
-from games.rules import option_text, player_text
 from games.access import can_open, remember_room_code, state_for_reader
 from games.engine.variants import all_variants, get_variant
 from games.forms import JoinForm, LobbyFilterForm, TableForm, option_sets, variant_or_default
 from games.models import Table
+from games.rules import option_text, player_text
 
 LISTED_STATUSES = (Table.WAITING, Table.PLAYING)
 
