@@ -1,0 +1,81 @@
+"""The worked examples of the player rules are the engine's numbers (issue 19 item 3).
+
+Each example is played through the engine's scenario runner and the amounts it settles must be
+the bold numbers of the example in both languages, so the text cannot drift from the scoring.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from games.engine import scenario
+from games.rules import player_text
+from tests.engine.rig import ROB_ACTIONS, ROB_HANDS, SCENARIOS, act, fill_hands
+
+
+def _example(key: str, lang: str) -> str:
+    """The worked-example section of the rule set's text in ``lang``."""
+    text = player_text.source(key, lang)
+    assert text is not None
+    heading = "### 算例" if lang == "zh" else "### Worked example"
+    assert heading in text
+    return text.split(heading, 1)[1].split("\n## ", 1)[0]
+
+
+def _bold_numbers(section: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\*\*(\d+)\*\*", section)]
+
+
+def _zhejiang_robbed_kong() -> dict[str, Any]:
+    """South adds to a pung of 7m, West robs it; base 2 (the text's example)."""
+    hands = fill_hands(ROB_HANDS, avoid="7m P C E", flipped="9p", wall="E E E 7m")
+    sc = {
+        "variant": "zhejiang_caishen",
+        "hands": hands,
+        "actions": [*ROB_ACTIONS, act("W", "win")],
+        "flipped": "9p",
+        "wall": "E E E 7m",
+        "options": {"base": 2},
+    }
+    return scenario.run(sc)
+
+
+def _wenzhou_settlement() -> dict[str, Any]:
+    sc = json.loads((SCENARIOS / "wenzhou_settlement.json").read_text(encoding="utf-8"))
+    sc.pop("expect", None)
+    return scenario.run(sc)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_zhejiang_example_is_what_the_engine_settles(lang: str) -> None:
+    out = _zhejiang_robbed_kong()
+
+    assert (out["winner"], out["from"]) == ("W", "S")
+    paid = -out["deltas"]["S"]
+    assert out["deltas"]["E"] == out["deltas"]["N"] == 0 and out["deltas"]["W"] == paid
+    section = _example("zhejiang_caishen", lang)
+    assert _bold_numbers(section) == [paid, paid]
+    assert f"12 × 2 = **{paid}**" in section
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_wenzhou_example_is_what_the_engine_settles(lang: str) -> None:
+    out = _wenzhou_settlement()
+    d = out["deltas"]
+
+    assert out["winner"] == "S"
+    section = _example("wenzhou", lang)
+    # East, West, North pay; South receives: in that order in the text.
+    assert _bold_numbers(section) == [-d["E"], -d["W"], -d["N"], d["S"]]
+    assert sum(d.values()) == 0
+
+
+@pytest.mark.parametrize("key", ["zhejiang_caishen", "wenzhou", "zhedong_de", "zhangzhou", "dongbei"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_both_languages_give_the_same_example_numbers(key: str, lang: str) -> None:
+    assert _bold_numbers(_example(key, lang)) == _bold_numbers(_example(key, "zh"))
+    assert _bold_numbers(_example(key, lang))
