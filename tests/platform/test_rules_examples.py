@@ -79,3 +79,16 @@ def test_the_wenzhou_example_is_what_the_engine_settles(lang: str) -> None:
 def test_both_languages_give_the_same_example_numbers(key: str, lang: str) -> None:
     assert _bold_numbers(_example(key, lang)) == _bold_numbers(_example(key, "zh"))
     assert _bold_numbers(_example(key, lang))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_dongbei_example_is_what_the_engine_settles(lang: str) -> None:
+    from tests.engine.test_dongbei import _w_wins_on_n
+
+    out = _w_wins_on_n({}, {})
+    d = out["deltas"]
+
+    assert (out["winner"], out["from"]) == ("W", "N")
+    section = _example("dongbei", lang)
+    # East, South, North pay; West receives: in that order in the text.
+    assert _bold_numbers(section) == [-d["E"], -d["S"], -d["N"], d["W"]]
