@@ -92,3 +92,30 @@ def test_the_dongbei_example_is_what_the_engine_settles(lang: str) -> None:
     section = _example("dongbei", lang)
     # East, South, North pay; West receives: in that order in the text.
     assert _bold_numbers(section) == [-d["E"], -d["S"], -d["N"], d["W"]]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_zhedong_example_is_what_the_engine_settles(lang: str) -> None:
+    from tests.engine.test_zhedong_de import GOLDEN, play, total_of
+
+    out = play(GOLDEN, [act("E", "discard", "5s"), act("S", "win")])
+    d = out["deltas"]
+
+    assert (out["winner"], out["from"]) == ("S", "E") and d["W"] == d["N"]
+    section = _example("zhedong_de", lang)
+    # The winner's total, what East pays, what each other non-dealer pays, what South receives.
+    assert _bold_numbers(section) == [total_of(out, "S"), -d["E"], -d["W"], d["S"]]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_zhangzhou_example_is_what_the_engine_settles(lang: str) -> None:
+    from tests.engine.test_zhangzhou import run, table
+
+    hands = table({"S": "1p 1p 1p 1p 123m 456m 789m 23s E"}, wall="E", tail="4s")
+    actions = [act("E", "discard", "F"), act("S", "draw"), act("S", "kong", "1p"), act("S", "win")]
+    out = run(hands, actions, wall="E", tail="4s")
+    d = out["deltas"]
+
+    assert out["winner"] == "S" and d["E"] == d["W"] == d["N"]
+    section = _example("zhangzhou", lang)
+    assert _bold_numbers(section) == [-d["E"], d["S"]]
