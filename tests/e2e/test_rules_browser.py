@@ -17,7 +17,7 @@ from games.engine.variants import all_variants
 from tests.e2e.browser import new_page, shot, sign_up
 
 pytestmark = pytest.mark.e2e
-SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
+SIZES = {"desktop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
 LANGS = {"zh-CN": "zh", "en-US": "en"}
 JARGON = re.compile(r"SPEC|DECIDED|§|\bD[0-4]\.\d|\.txt\b|first_tier|one_sided|symmetric|[Ss]ource text")
 KEYS = [v.key for v in all_variants()]
