@@ -16,6 +16,7 @@ from games.engine.options import Option
 from games.engine.variants import all_variants, get_variant
 from games.engine.variants.base import Variant
 from games.models import ROOM_CODE_ALPHABET, Table
+from games.rules import option_text
 from mahjong_platform.limits import STAKE_MAX
 
 OPTION_PREFIX = "opt_"
@@ -24,10 +25,13 @@ TABLE_FIELDS = ("stake", "hands_total", "turn_seconds", "claim_seconds", "is_pri
 HIDDEN_OPTIONS = frozenset({"base"})
 
 
-def option_field(option: Option) -> forms.Field:
-    """A form field for one schema option: bool → checkbox, choices → select, int → number."""
-    label = option.label
-    help_text = option.help
+def option_field(option: Option, variant_key: str = "") -> forms.Field:
+    """A form field for one schema option: bool → checkbox, choices → select, int → number.
+
+    Label, help and choice texts are the player wording of ``games.rules.option_text`` in the
+    reader's language; the values submitted stay the engine's own (``one``, ``first_tier``…)."""
+    label = option_text.label(variant_key, option)
+    help_text = option_text.help_text(variant_key, option)
     if option.house:
         help_text = f"{help_text} ({_('house rule')})" if help_text else f"({_('house rule')})"
     common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": option.default}
@@ -38,7 +42,7 @@ def option_field(option: Option) -> forms.Field:
         return forms.BooleanField(required=False, widget=forms.CheckboxInput(attrs=attrs), **common)
     if option.choices:
         return forms.TypedChoiceField(
-            choices=[(c, str(c)) for c in option.choices],
+            choices=[(c, option_text.choice_label(variant_key, option, c)) for c in option.choices],
             coerce=lambda value, choices=option.choices: next(c for c in choices if str(c) == str(value)),
             widget=forms.Select(attrs=attrs),
             **common,
@@ -100,7 +104,7 @@ class TableForm(forms.Form):
         self.option_names: list[str] = []
         for option in form_options(variant):
             name = OPTION_PREFIX + option.key
-            self.fields[name] = option_field(option)
+            self.fields[name] = option_field(option, variant.key)
             self.option_names.append(name)
 
     def clean_variant(self) -> str:

@@ -20,11 +20,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import join_limits, overload, rules, services
+from games import join_limits, overload, services
 from games.access import can_open, remember_room_code, state_for_reader
 from games.engine.variants import all_variants, get_variant
 from games.forms import JoinForm, LobbyFilterForm, TableForm, option_sets, variant_or_default
 from games.models import Table
+from games.rules import option_text, player_text
 
 LISTED_STATUSES = (Table.WAITING, Table.PLAYING)
 
@@ -73,20 +74,14 @@ def rules_index(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules_index.html", {"variants": all_variants()})
 
 
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    return str(value)
-
-
 def option_rows(variant: Any) -> list[dict[str, Any]]:
-    """The rules page's options table: key, label, default and allowed values; HOUSE values flagged."""
+    """The rules page's options table in the reader's words: label, help, default and choices."""
     rows = []
     for option in variant.options_schema.all():
         if option.choices:
-            allowed = ", ".join(_value(c) for c in option.choices)
+            allowed = " / ".join(option_text.choice_label(variant.key, option, c) for c in option.choices)
         elif option.type is bool:
-            allowed = _("yes or no")
+            allowed = " / ".join(option_text.choice_label(variant.key, option, c) for c in (True, False))
         elif option.minimum is not None and option.maximum is not None:
             allowed = f"{option.minimum}–{option.maximum}"
         elif option.minimum is not None:
@@ -94,14 +89,13 @@ def option_rows(variant: Any) -> list[dict[str, Any]]:
         elif option.maximum is not None:
             allowed = f"≤ {option.maximum}"
         else:
-            allowed = _("any")
+            allowed = ""
         rows.append(
             {
                 "key": option.key,
-                "label": option.label,
-                "help": option.help,
-                "type": option.type.__name__,
-                "default": _value(option.default),
+                "label": option_text.label(variant.key, option),
+                "help": option_text.help_text(variant.key, option),
+                "default": option_text.choice_label(variant.key, option, option.default),
                 "allowed": allowed,
                 "house": option.house,
             }
@@ -114,14 +108,14 @@ def rules_detail(request: HttpRequest, key: str) -> HttpResponse:
         variant = get_variant(key)
     except ValueError:
         raise Http404("no such rule set") from None
-    html = rules.render(variant.key)
+    html = player_text.render(variant.key)
     return render(
         request,
         "games/rules_detail.html",
         {
             "variant": variant,
             "options": option_rows(variant),
-            "rules_html": mark_safe(html) if html is not None else None,  # noqa: S308 — our own files
+            "rules_html": mark_safe(html) if html is not None else None,  # noqa: S308 — our own files, HTML escaped
         },
     )
 

@@ -1,8 +1,9 @@
-"""Rule texts for the rules pages: each variant's section of ``spec/rules/SPEC.md``.
+"""The developers' copy of each rule set's SPEC section (spec/rules/SPEC.md), read by tests and tools.
 
 The section is read from SPEC.md itself (D0 → ``zhejiang_caishen``, D1 → ``zhedong_de``,
 D2 → ``wenzhou``, D3 → ``zhangzhou``, D4 → ``dongbei``): from its ``## Dn:`` heading up to the
-``---`` rule that closes it, so the page always shows the specification the tests are held to.
+``---`` rule that closes it, so developers read the specification the tests are held to.  The player rules pages do
+not show it: they render games/rules/text/ (see player_text.py).
 
 SPEC.md is written for GitHub-style renderers, which start a list right after a
 paragraph line and nest lists by two spaces.  Python-Markdown wants a blank line
