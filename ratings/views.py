@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from games.engine.variants import all_variants, get_variant
 from ratings import services
@@ -29,10 +30,12 @@ def rule_set(key: str) -> Any:
     return get_variant(key)
 
 
+@require_safe  # read-only pages: a POST is refused (405), never taken as a read
 def index(request: HttpRequest) -> HttpResponse:
     return redirect("ratings:leaderboard", variant=variant_keys()[0])
 
 
+@require_safe  # read-only pages: a POST is refused (405), never taken as a read
 def leaderboard(request: HttpRequest, variant: str) -> HttpResponse:
     rules = rule_set(variant)
     page = services.leaderboard_page(variant, request.GET.get("page"))
@@ -60,6 +63,7 @@ def rating_panels(user: Any) -> list[dict[str, Any]]:
     return panels
 
 
+@require_safe  # read-only pages: a POST is refused (405), never taken as a read
 def player(request: HttpRequest, username: str) -> HttpResponse:
     who = get_object_or_404(get_user_model(), username=username)
     played = variants_played(who)
@@ -78,6 +82,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
+@require_safe  # read-only pages: a POST is refused (405), never taken as a read
 def tournament_stats_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The event's players' statistics as CSV: its organiser only (others: 403, or 404 for a
     draft event they cannot see)."""
