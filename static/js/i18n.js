@@ -186,6 +186,14 @@ const WORDS = {
     room_code: "房间号",
     match_score: "本场",
     this_hand: "本局",
+    // lobby (issue 19): the table's hand list, the invite link, the countdown's unseating
+    hand_list_item: "第 {n} 局：回放",
+    invite_link: "邀请链接",
+    invite_copy: "复制邀请链接",
+    invite_copied: "已复制：把链接发给朋友",
+    invite_copy_by_hand: "请手动复制这个链接",
+    unseated: "准备倒计时已到，你还没有准备：你已离开座位。可以重新入座。",
+    unseated_owner: "准备倒计时已到，你还没有准备：你已离开座位（牌桌仍归你）。可以重新入座。",
   },
   en: {
     connecting: "Connecting…",
@@ -368,6 +376,14 @@ const WORDS = {
     room_code: "Room code",
     match_score: "Match",
     this_hand: "Hand",
+    // lobby (issue 19): the table's hand list, the invite link, the countdown's unseating
+    hand_list_item: "Hand {n}: replay",
+    invite_link: "Invite link",
+    invite_copy: "Copy invite link",
+    invite_copied: "Copied: send the link to your friends",
+    invite_copy_by_hand: "Copy this link by hand",
+    unseated: "The ready countdown ran out before you were ready: you were unseated. You can sit again.",
+    unseated_owner: "The ready countdown ran out before you were ready: you were unseated (the table is still yours). You can sit again.",
   },
 };
 
