@@ -286,7 +286,9 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         "min_balance": services.min_balance(table),
         "room_code": table.room_code if table.is_private else None,
         # Only the owner is offered the invite link (anyone inside may still read the code).
-        "invite_url": invite_url(request, table) if table.is_private and user is not None and table.owner_id == user.pk else "",
+        "invite_url": invite_url(request, table)
+        if table.is_private and user is not None and table.owner_id == user.pk
+        else "",
         "finished_hands": list(table.hands.filter(status=Hand.FINISHED).order_by("number")),
         "api_base": reverse("games_api:table", args=[table.pk]),
     }

@@ -384,12 +384,22 @@ const WORDS = {
     invite_copy_by_hand: "Copy this link by hand",
     unseated: "The ready countdown ran out before you were ready: you were unseated. You can sit again.",
     unseated_owner: "The ready countdown ran out before you were ready: you were unseated (the table is still yours). You can sit again.",
+    // the singular of a count of hands, picked by tn() (no "1 hands")
+    stake_line_one: "Stake {stake} · 1 hand · {turn} s per turn · {claim} s per claim",
+    confirm_stake_one: "This table's stake is {stake}: every point settles {stake} units, over 1 hand. Confirm the stake and get ready?",
   },
 };
 
 export function t(key, vars = {}) {
   const s = WORDS[LANG][key] ?? WORDS.zh[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+}
+
+/** ``t`` for a sentence that counts ``n`` things: the key's ``_one`` form when n is 1 and the
+ * language has one (English; Chinese needs none). */
+export function tn(key, n, vars = {}) {
+  const one = `${key}_one`;
+  return t(Number(n) === 1 && one in WORDS[LANG] ? one : key, vars);
 }
 
 const WIND_CHARS = { zh: { E: "东", S: "南", W: "西", N: "北" }, en: { E: "E", S: "S", W: "W", N: "N" } };

@@ -21,6 +21,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from rest_framework.authtoken.models import Token
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django_otp import DEVICE_ID_SESSION_KEY
@@ -260,6 +261,13 @@ def form_cases(w: World) -> dict[str, Case]:
             {"direction": "credit", "amount": "7", "note": "goodwill"},
             lambda c: Wallet.objects.get(user=w.player).balance == 1007,
         ),
+        "accounts:api_token": Case(
+            "player",
+            reverse("accounts:profile"),
+            reverse("accounts:api_token"),
+            {},
+            lambda c: Token.objects.filter(user=w.player).exists(),
+        ),
         "set_language": Case(
             "player",
             "/",
@@ -389,6 +397,7 @@ CASE_NAMES = [
     "accounts:password_change",
     "accounts:profile",
     "accounts:staff_adjust",
+    "accounts:api_token",
     "set_language",
     "games:create",
     "games:join",
