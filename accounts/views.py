@@ -24,9 +24,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import ledger_export, second_factor, services, signin_limits
+from accounts import api_tokens, ledger_export, second_factor, services, signin_limits
 from accounts.forms import AdjustForm, ProfileForm, SignInForm, SignUpForm
-from accounts import api_tokens
 from accounts.language import language_at_sign_in, remember_language, supported
 from accounts.models import Profile, Wallet
 

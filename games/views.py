@@ -66,8 +66,10 @@ def me(request: HttpRequest) -> User:
 
 # ----------------------------------------------------------------------------- pages
 def home(request: HttpRequest) -> HttpResponse:
-    """The landing page: what the platform is and which rule sets it plays."""
-    return render(request, "games/home.html", {"variants": all_variants()})
+    """The landing page: what the platform is, which rule sets it plays, and the visitor's own
+    running or waiting tables."""
+    mine = rows(my_tables(request.user), 20) if request.user.is_authenticated else []
+    return render(request, "games/home.html", {"variants": all_variants(), "my_tables": mine})
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
