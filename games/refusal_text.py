@@ -22,7 +22,6 @@ DOING: Mapping[str, Promise] = {"sit": _("sit"), "play": _("play")}
 
 TEXTS: Mapping[str, Promise] = {
     "already_seated": _("you already sit at this table"),
-    "bad_options": _("the rule set's options are wrong: %(detail)s"),
     "balance_held": _(
         "you need %(needed)s available to %(doing)s at this table (you have %(available)s available: "
         "%(held)s of your balance of %(balance)s is held by your other matches)"

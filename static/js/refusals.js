@@ -97,7 +97,6 @@ const TEXTS = {
     spectator_cannot_choose: "观战者不能选择",
     stake_not_covered: "你的可用余额已不足以支付本场比赛的押金",
     stake_too_small: "底分至少为 1",
-    // lobby: a stake no wallet could sit down at
     stake_unaffordable: "底分 {stake} 无人能坐：每位玩家需要 {needed}，没有哪个钱包有这么多",
     stale_command: "命令已过期：牌桌在第 {seq} 步，不是第 {sent} 步",
     table_full: "这张桌子已满",
@@ -244,7 +243,6 @@ const TEXTS = {
     spectator_cannot_choose: "spectators cannot choose",
     stake_not_covered: "your available balance no longer covers this match's stake",
     stake_too_small: "the stake must be at least 1",
-    // lobby: a stake no wallet could sit down at
     stake_unaffordable: "nobody could sit at a stake of {stake}: it needs {needed} per player and no wallet holds that much",
     stale_command: "stale command: the table is at seq {seq}, not {sent}",
     table_full: "the table is full",
