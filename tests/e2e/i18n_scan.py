@@ -26,7 +26,8 @@ LATIN_ALLOWED = frozenset({"caishen", "api", "english", "sha", "json", "jsonl", 
 CJK_ALLOWED = frozenset("财神得金")
 
 _TEXTS_JS = """(lang) => {
-  const skip = "script, style, noscript, template, code, kbd, samp, textarea, .tile, svg, .chair-name, .who, [data-name]";
+  const skip = "script, style, noscript, template, code, kbd, samp, textarea, .tile, svg, "
+    + ".chair-name, .who, [data-name]";
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
