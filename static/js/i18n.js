@@ -194,6 +194,9 @@ const WORDS = {
     invite_copy_by_hand: "请手动复制这个链接",
     unseated: "准备倒计时已到，你还没有准备：你已离开座位。可以重新入座。",
     unseated_owner: "准备倒计时已到，你还没有准备：你已离开座位（牌桌仍归你）。可以重新入座。",
+    // the one-hand forms tn() picks (Chinese needs no plural: the same sentence with 1)
+    stake_line_one: "底分 {stake} · 共 1 局 · 出牌 {turn} 秒 · 吃碰 {claim} 秒",
+    confirm_stake_one: "本桌底分为 {stake}：每一分结算 {stake} 个单位，共 1 局。确认底分并准备？",
   },
   en: {
     connecting: "Connecting…",
