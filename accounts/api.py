@@ -118,6 +118,9 @@ class LedgerView(generics.ListAPIView):
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if getattr(request.accepted_renderer, "format", None) == "csv":
+            # Every entry, but a malformed page_size is refused here too, as the schema says.
+            if isinstance(self.paginator, LedgerPagination):
+                self.paginator.get_page_size(request)
             response = Response(list(self.get_queryset()))
             response["Content-Disposition"] = f'attachment; filename="caishen-ledger-{request.user.pk}.csv"'
             return response

@@ -26,6 +26,10 @@ class Profile(models.Model):
     )
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(_("language"), max_length=8, choices=LANGUAGES, default="zh-hans")
+    # False until the user picks a language (signing up, the header's switch, the profile form):
+    # an account made elsewhere (the demo, the admin) then takes the language the visitor was
+    # using at its first sign-in instead of flipping them to the default.
+    language_chosen = models.BooleanField(_("language chosen"), default=False)
 
     class Meta:
         verbose_name = _("profile")

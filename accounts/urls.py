@@ -13,6 +13,7 @@ urlpatterns = [
     path("password/done/", views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("profile/", views.profile, name="profile"),
     path("wallet/", views.wallet, name="wallet"),
+    path("api-token/", views.api_token, name="api_token"),
     path("ledger.csv", views.ledger_csv, name="ledger_csv"),
     path("staff/wallets/", views.staff_wallets, name="staff_wallets"),
     path("staff/wallets/<int:user_id>/", views.staff_adjust, name="staff_adjust"),

@@ -21,11 +21,12 @@ from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
-from accounts import ledger_export, second_factor, services, signin_limits
+from accounts import api_tokens, ledger_export, second_factor, services, signin_limits
 from accounts.forms import AdjustForm, ProfileForm, SignInForm, SignUpForm
-from accounts.language import remember_language, supported
+from accounts.language import language_at_sign_in, remember_language, supported
 from accounts.models import Profile, Wallet
 
 LEDGER_PAGE_SIZE = 25
@@ -73,7 +74,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             current = get_language()
             if supported(current):
                 profile.language = current
-            profile.save(update_fields=["display_name", "language"])
+            profile.language_chosen = True  # signing up in a language chooses it
+            profile.save(update_fields=["display_name", "language", "language_chosen"])
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             balance = Wallet.objects.get(user=user).balance
             messages.success(
@@ -100,9 +102,9 @@ class LoginView(auth_views.LoginView):
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
         signin_limits.remember_device(self.request, response, form.get_user())
-        profile = Profile.objects.filter(user=_me(self.request)).first()
-        if profile is not None:
-            remember_language(response, profile.language)
+        language = language_at_sign_in(_me(self.request))
+        if language is not None:
+            remember_language(response, language)
         return response
 
 
@@ -122,6 +124,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ProfileForm(request.POST, instance=account)
         if form.is_valid():
+            account.language_chosen = True
             form.save()
             response = remember_language(redirect("accounts:profile"), account.language)
             messages.success(request, _("Your profile is saved."))
@@ -131,7 +134,38 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "accounts/profile.html",
-        {"form": form, "profile": account, "recent_hands": recent_hands(_me(request))},
+        {
+            "form": form,
+            "profile": account,
+            "recent_hands": recent_hands(_me(request)),
+            "api_token": api_tokens.current(_me(request)),
+        },
+    )
+
+
+@never_cache  # the new key is on this response: no cache may keep it
+@login_required
+@require_POST
+def api_token(request: HttpRequest) -> HttpResponse:
+    """Make (or replace) the account's API token, or revoke it (``action=revoke``).  A new key is
+    shown on this response only, never stored in a message or a cookie."""
+    user = _me(request)
+    if request.POST.get("action") == "revoke":
+        if api_tokens.revoke(user):
+            messages.success(request, _("Your API token is revoked: scripts using it are refused from now on."))
+        return redirect("accounts:profile")
+    token = api_tokens.replace(user)
+    account, _created = Profile.objects.get_or_create(user=user)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "form": ProfileForm(instance=account),
+            "profile": account,
+            "recent_hands": recent_hands(user),
+            "api_token": api_tokens.current(user),
+            "new_token_key": token.key,
+        },
     )
 
 

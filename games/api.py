@@ -33,6 +33,7 @@ from games.access import can_open, remember_room_code, state_for_reader
 from games.engine.state import SEATS, Event
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, Table
+from games.refusal_text import refusal_text
 from games.views import LISTED_STATUSES, with_seat_counts
 from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 from mahjong_platform.serializers import StrictJSONTypes
@@ -330,7 +331,7 @@ class TableListView(APIView):
         except overload.Overloaded as exc:
             return busy(exc)
         except services.Refused as exc:
-            return refused(str(exc))
+            return refused(refusal_text(exc))
         if table.is_private:
             remember_room_code(request.session, table)
         return Response(TableSerializer(table).data, status=status.HTTP_201_CREATED)
@@ -377,7 +378,7 @@ class TableActionView(APIView):
         except overload.Overloaded as exc:  # only where a match would start: ready, bots
             return busy(exc)
         except services.Refused as exc:
-            return refused(str(exc))
+            return refused(refusal_text(exc))
         except serializers.ValidationError as exc:
             return invalid(exc.detail)
         data = state(request, table)

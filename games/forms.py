@@ -79,16 +79,29 @@ class TableForm(forms.Form):
     stake = forms.IntegerField(
         label=_("Stake (底分)"),
         initial=1,
+        min_value=1,
         max_value=STAKE_MAX,
         help_text=_("Wallet units per point."),
         widget=forms.NumberInput(attrs={"min": 1}),
     )
-    hands_total = forms.IntegerField(label=_("Number of hands"), initial=4, widget=forms.NumberInput(attrs={"min": 1}))
+    # The services' bounds as the fields' own (min_value/max_value): a form with several wrong
+    # fields shows every error at once, translated, instead of the service's first refusal.
+    hands_total = forms.IntegerField(
+        label=_("Number of hands"), initial=4, min_value=1, max_value=64, widget=forms.NumberInput(attrs={"min": 1})
+    )
     turn_seconds = forms.IntegerField(
-        label=_("Seconds per turn"), initial=20, widget=forms.NumberInput(attrs={"min": 5, "max": 300})
+        label=_("Seconds per turn"),
+        initial=20,
+        min_value=5,
+        max_value=300,
+        widget=forms.NumberInput(attrs={"min": 5, "max": 300}),
     )
     claim_seconds = forms.IntegerField(
-        label=_("Seconds per claim"), initial=8, widget=forms.NumberInput(attrs={"min": 3, "max": 120})
+        label=_("Seconds per claim"),
+        initial=8,
+        min_value=3,
+        max_value=120,
+        widget=forms.NumberInput(attrs={"min": 3, "max": 120}),
     )
     is_private = forms.BooleanField(
         label=_("Private table"),

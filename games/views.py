@@ -24,7 +24,8 @@ from games import join_limits, overload, services
 from games.access import can_open, remember_room_code, state_for_reader
 from games.engine.variants import all_variants, get_variant
 from games.forms import JoinForm, LobbyFilterForm, TableForm, option_sets, variant_or_default
-from games.models import Table
+from games.models import Hand, Table
+from games.refusal_text import refusal_text
 from games.rules import option_text, player_text
 
 LISTED_STATUSES = (Table.WAITING, Table.PLAYING)
@@ -66,8 +67,10 @@ def me(request: HttpRequest) -> User:
 
 # ----------------------------------------------------------------------------- pages
 def home(request: HttpRequest) -> HttpResponse:
-    """The landing page: what the platform is and which rule sets it plays."""
-    return render(request, "games/home.html", {"variants": all_variants()})
+    """The landing page: what the platform is, which rule sets it plays, and the visitor's own
+    running or waiting tables."""
+    mine = rows(my_tables(request.user), 20) if request.user.is_authenticated else []
+    return render(request, "games/home.html", {"variants": all_variants(), "my_tables": mine})
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
@@ -171,7 +174,7 @@ def create(request: HttpRequest) -> HttpResponse:
             try:
                 table = services.create_table(me(request), **form.create_kwargs())
             except services.Refused as exc:
-                refused = str(exc)
+                refused = refusal_text(exc)
                 retry_after = exc.retry_after if isinstance(exc, overload.Overloaded) else None
             else:
                 if table.is_private:
@@ -233,9 +236,40 @@ def join(request: HttpRequest) -> HttpResponse:
     return redirect("games:table", pk=table.pk)
 
 
+def invite_url(request: HttpRequest, table: Table) -> str:
+    """The link a private table's owner shares: the table's address with its room code."""
+    return request.build_absolute_uri(f"{reverse('games:table', args=[table.pk])}?code={table.room_code}")
+
+
+def ask_for_code(request: HttpRequest, pk: int, form: JoinForm | None = None) -> HttpResponse:
+    """The page for a table this browser may not open: a private table without its code, or no
+    table at all — the same page and status for both, so a private table's id is not confirmed."""
+    form = form or JoinForm()
+    return render(request, "games/table_code.html", {"pk": pk, "join_form": form}, status=404)
+
+
 def table(request: HttpRequest, pk: int) -> HttpResponse:
-    """The live table: the page the browser's table module renders into (``games/table.html``)."""
-    table = table_for(request, pk)
+    """The live table: the page the browser's table module renders into (``games/table.html``).
+
+    ``?code=`` (the owner's invite link) enters the room code as the join form does; a table
+    this browser may not open answers with a page asking for the code (``ask_for_code``)."""
+    found = Table.objects.filter(pk=pk).first()
+    if "code" in request.GET and found is not None and not can_open(request.user, request.session, found):
+        form = JoinForm({"room_code": request.GET["code"]})
+        if not form.is_valid():
+            return ask_for_code(request, pk, form)
+        if join_limits.is_refused(request):
+            form.add_error("room_code", str(join_limits.TOO_MANY))
+            return ask_for_code(request, pk, form)
+        if form.cleaned_data["room_code"] != found.room_code:
+            join_limits.record_miss(request)
+            form.add_error("room_code", _("No table has this room code."))
+            return ask_for_code(request, pk, form)
+        remember_room_code(request.session, found)
+        return redirect("games:table", pk=pk)
+    if found is None or not can_open(request.user, request.session, found):
+        return ask_for_code(request, pk)
+    table = found
     user = request.user if request.user.is_authenticated else None
     seated = user is not None and table.seats.filter(user=user).exists()
     context = {
@@ -247,6 +281,11 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         "initial_state": state_for_reader(table, user),  # watchers: the delayed public view
         "min_balance": services.min_balance(table),
         "room_code": table.room_code if table.is_private else None,
+        # Only the owner is offered the invite link (anyone inside may still read the code).
+        "invite_url": invite_url(request, table)
+        if table.is_private and user is not None and table.owner_id == user.pk
+        else "",
+        "finished_hands": list(table.hands.filter(status=Hand.FINISHED).order_by("number")),
         "api_base": reverse("games_api:table", args=[table.pk]),
     }
     return render(request, "games/table.html", context)
@@ -260,7 +299,7 @@ def _table_action(request: HttpRequest, pk: int, act: Any) -> HttpResponse:
         try:
             act(table)
         except services.Refused as exc:
-            messages.error(request, str(exc))
+            messages.error(request, refusal_text(exc))
     return redirect("games:table", pk=table.pk)
 
 
@@ -296,7 +335,6 @@ def bots(request: HttpRequest, pk: int) -> HttpResponse:
 def hand_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay viewer (牌谱): step through a finished hand from any seat, or all hands open."""
     from games import replay
-    from games.models import Hand
 
     row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
     if not can_open(request.user, request.session, row.table) or row.status != Hand.FINISHED:

@@ -68,6 +68,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
+    # API tokens for scripts and bots (accounts/api_tokens.py; docs/api.md).
+    "rest_framework.authtoken",
     "drf_spectacular",
     # Swagger UI's files, served from our own static files: /api/docs/ needs no CDN.
     "drf_spectacular_sidecar",
@@ -233,7 +235,13 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # The site's session (browsers; unsafe methods need the CSRF token), or for scripts and bots
+    # "Authorization: Token <key>" (rest_framework.authtoken: one revocable key per account,
+    # made on the profile page; no CSRF, as no browser sends it by itself).  docs/api.md.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # DRF's defaults with its JSON parser swapped for a bounded one: nesting, length and numbers
     # limited, a clear 400 instead of a RecursionError's 500 (mahjong_platform/jsonlimits.py).
@@ -249,7 +257,10 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Caishen API",
     "DESCRIPTION": "Accounts, wallets and ledger, rule sets and tables of the Caishen mahjong platform. "
-    "Session authentication: sign in on the site first; unsafe methods need the CSRF token.",
+    "Session authentication (sign in on the site first; unsafe methods need the CSRF token), or a "
+    "token for scripts and bots: make one on your profile page and send `Authorization: Token <key>`. "
+    "Error details are in the language of `Accept-Language` (zh-Hans or English; zh-Hans without it), "
+    "or the site's language cookie when one is sent.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts.language import set_language
 from mahjong_platform.content_security import SWAGGER_UI_DIRECTIVES
 from mahjong_platform.views import healthz
 
@@ -14,7 +15,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's language switch
+    # The header's language switch: Django's set_language, which also saves a signed-in user's choice.
+    path("i18n/setlang/", set_language, name="set_language"),
     path("api/", include("accounts.api_urls")),
     path("api/", include("games.api_urls")),  # rule sets, tables, hands
     path("api/", include("tournaments.api_urls")),  # events, registration, standings

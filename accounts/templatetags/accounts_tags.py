@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 from accounts.models import LedgerEntry, Wallet
 
@@ -40,3 +42,17 @@ def hand_of(reference: str) -> int | None:
     for every other reference (grants, adjustments, holds, escape penalties)."""
     kind, _, rest = (reference or "").partition(":")
     return int(rest) if kind == "hand" and rest.isdigit() else None
+
+
+_HAND_NOTE = re.compile(r"table (\d+) hand (\d+)")
+
+
+@register.filter
+def ledger_note(note: str) -> str:
+    """A ledger row's note in the reader's words: the notes the platform writes itself (stored
+    in English, as data) are translated; a staff member's own note is shown as written."""
+    if note == "starting grant":
+        return gettext("starting grant")
+    if match := _HAND_NOTE.fullmatch(note or ""):
+        return gettext("table %(table)s, hand %(number)s") % {"table": match[1], "number": match[2]}
+    return note

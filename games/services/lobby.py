@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import Wallet
@@ -46,6 +47,8 @@ def create_table(
         raise Refused("a match has 1 to 64 hands", "hands_out_of_range")
     if not 5 <= turn_seconds <= 300 or not 3 <= claim_seconds <= 120:
         raise Refused("time limits: 5–300 s per turn, 3–120 s per claim", "time_limits_out_of_range")
+    if stake > 0 and not score_only:
+        _refuse_unaffordable(stake)
     # A saturated process takes no new table (games/overload.py): the players it would bring
     # would slow every running table down.  After the checks above, so a bad request still
     # hears what is wrong with it.
@@ -63,6 +66,24 @@ def create_table(
         )
         Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(4)])
     return table
+
+
+def _refuse_unaffordable(stake: int) -> None:
+    """Refuse a stake that no account could sit down at.
+
+    Sitting and readying ask for ``stake × CAISHEN_SIT_MULTIPLE`` available (``holds.required``:
+    the multiple is the platform's bound on one match's loss, what the match holds per seat); a
+    stake whose requirement exceeds the largest balance of any account would make a table nobody
+    can ever play at.  The largest balance, not the owner's: a private table's owner may set a
+    stake for richer friends."""
+    needed = int(stake) * int(setting("CAISHEN_SIT_MULTIPLE", 20))
+    richest = Wallet.objects.aggregate(top=Max("balance"))["top"] or 0
+    if needed > richest:
+        raise Refused(
+            f"nobody could sit at a stake of {stake}: it needs {needed} per player and no wallet holds that much",
+            "stake_unaffordable",
+            {"stake": int(stake), "needed": needed, "richest": int(richest)},
+        )
 
 
 def min_balance(table: Table) -> int:

@@ -2,7 +2,7 @@
 
 import { chairOfWind, meldEl, seatName, styledTile, tileStyle } from "./board.js";
 import { clear, h, signed } from "./dom.js";
-import { LANG, has, t, windName } from "./i18n.js";
+import { LANG, has, t, tn, windName } from "./i18n.js";
 import { parseTiles, sortTiles, tileEl } from "./tiles.js";
 import { chairDeltas, scoreOnly } from "./scores.js";
 import { answerLabel, choiceLabel, questionExplain, questionLabel } from "./variant.js";
@@ -22,7 +22,7 @@ export function confirmStake(el, table, minBalance = null) {
         { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "mj-confirm-title" },
         h("h2", { id: "mj-confirm-title" }, t("confirm_stake_title")),
         h("p", { class: "stake-big" }, `${t("stake")} `, h("strong", { id: "mj-confirm-stake" }, String(table.stake))),
-        h("p", {}, t("confirm_stake", { stake: table.stake, hands: table.hands_total })),
+        h("p", {}, tn("confirm_stake", table.hands_total, { stake: table.stake, hands: table.hands_total })),
         minBalance ? h("p", { class: "muted" }, t("min_balance", { min: minBalance })) : null,
         h(
           "div",

@@ -193,6 +193,17 @@ const WORDS = {
     one_tap_title: "轻点一次就打出（不先选中）",
     tap_again: "再点一次打出",
     clock_unit: "{s}秒",
+    // lobby (issue 19): the table's hand list, the invite link, the countdown's unseating
+    hand_list_item: "第 {n} 局：回放",
+    invite_link: "邀请链接",
+    invite_copy: "复制邀请链接",
+    invite_copied: "已复制：把链接发给朋友",
+    invite_copy_by_hand: "请手动复制这个链接",
+    unseated: "准备倒计时已到，你还没有准备：你已离开座位。可以重新入座。",
+    unseated_owner: "准备倒计时已到，你还没有准备：你已离开座位（牌桌仍归你）。可以重新入座。",
+    // the one-hand forms tn() picks (Chinese needs no plural: the same sentence with 1)
+    stake_line_one: "底分 {stake} · 共 1 局 · 出牌 {turn} 秒 · 吃碰 {claim} 秒",
+    confirm_stake_one: "本桌底分为 {stake}：每一分结算 {stake} 个单位，共 1 局。确认底分并准备？",
   },
   en: {
     connecting: "Connecting…",
@@ -382,12 +393,30 @@ const WORDS = {
     one_tap_title: "One tap discards (no selecting first)",
     tap_again: "Tap again to discard",
     clock_unit: "{s}s",
+    // lobby (issue 19): the table's hand list, the invite link, the countdown's unseating
+    hand_list_item: "Hand {n}: replay",
+    invite_link: "Invite link",
+    invite_copy: "Copy invite link",
+    invite_copied: "Copied: send the link to your friends",
+    invite_copy_by_hand: "Copy this link by hand",
+    unseated: "The ready countdown ran out before you were ready: you were unseated. You can sit again.",
+    unseated_owner: "The ready countdown ran out before you were ready: you were unseated (the table is still yours). You can sit again.",
+    // the singular of a count of hands, picked by tn() (no "1 hands")
+    stake_line_one: "Stake {stake} · 1 hand · {turn} s per turn · {claim} s per claim",
+    confirm_stake_one: "This table's stake is {stake}: every point settles {stake} units, over 1 hand. Confirm the stake and get ready?",
   },
 };
 
 export function t(key, vars = {}) {
   const s = WORDS[LANG][key] ?? WORDS.zh[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+}
+
+/** ``t`` for a sentence that counts ``n`` things: the key's ``_one`` form when n is 1 and the
+ * language has one (English; Chinese needs none). */
+export function tn(key, n, vars = {}) {
+  const one = `${key}_one`;
+  return t(Number(n) === 1 && one in WORDS[LANG] ? one : key, vars);
 }
 
 const WIND_CHARS = { zh: { E: "东", S: "南", W: "西", N: "北" }, en: { E: "E", S: "S", W: "W", N: "N" } };

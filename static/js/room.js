@@ -1,7 +1,7 @@
 // The waiting room: the four chairs with their players, and Sit / Stand / Ready / Fill with bots.
 
 import { clear, h } from "./dom.js";
-import { t, windName } from "./i18n.js";
+import { t, tn, windName } from "./i18n.js";
 
 const SEATS = "ESWN";
 
@@ -79,7 +79,7 @@ export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft }) {
     h(
       "p",
       { class: "room-stake" },
-      t("stake_line", { stake: table.stake, hands: table.hands_total, turn: table.turn_seconds, claim: table.claim_seconds }),
+      tn("stake_line", table.hands_total, { stake: table.stake, hands: table.hands_total, turn: table.turn_seconds, claim: table.claim_seconds }),
     ),
     h("div", { class: "chairs" }, chairs),
     h("div", { class: "room-actions" }, buttons),

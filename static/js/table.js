@@ -13,6 +13,7 @@ import { TableSocket, apiGet, apiPost } from "./net.js";
 import { coarsePointer, oneTapOn, oneTapToggle, phoneLayout } from "./phone.js";
 import { refusalText } from "./refusals.js";
 import { renderRoom } from "./room.js";
+import { hideNotice, inviteControl, noteFinishedHand, showUnseated, unseatedByCountdown } from "./table_notes.js";
 import { questionLabel } from "./variant.js";
 
 const STAGE_W = 1100;
@@ -44,6 +45,7 @@ const state = {
   walletHand: null, // hand id the wallet figure was read after
   conn: "connecting",
   lastReconnect: 0,
+  standing: false, // a stand command of mine is on its way (an unseating is not)
 };
 
 const board = new Board(stage, {
@@ -67,6 +69,7 @@ app.append(dock, layer);
 const autoPlayEl = h("div", { class: "mj-autoplay", id: "mj-autoplay", hidden: true });
 document.getElementById("mj-head")?.append(autoPlayEl);
 
+const inviteInfo = inviteControl(app.dataset.inviteUrl || "");
 let roomCountdown = null;
 let preHandClock = null;
 let nextHandEl = null;
@@ -105,6 +108,10 @@ function receive(frame) {
     if (e.kind === "discard") state.lastDiscard = e.seat;
   }
   if (frame.type === "snapshot" && frame.hand?.view?.window) state.lastDiscard = frame.hand.view.window.seat;
+  // lobby: the ready countdown unseated me (I did not stand): say so on the page.
+  if (unseatedByCountdown(prev, frame, me, state.standing)) showUnseated(frame.table.owner_id === me);
+  if (me !== null && frame.seats?.some((s) => s.user_id === me)) hideNotice();
+  noteFinishedHand(frame);
   state.frame = frame;
   state.receivedAt = performance.now();
   state.pending = false;
@@ -189,7 +196,10 @@ async function command(name, arg) {
     render();
     const reconnectsBefore = state.lastReconnect;
     if (name === "sit") await apiPost(`${base}/sit/`, arg === null || arg === undefined ? {} : { position: arg });
-    else if (name === "stand") await apiPost(`${base}/stand/`);
+    else if (name === "stand") {
+      state.standing = true; // my own leaving is no unseating (table_notes.js)
+      await apiPost(`${base}/stand/`);
+    }
     else if (name === "ready") await apiPost(`${base}/ready/`, { ready: true });
     else if (name === "unready") await apiPost(`${base}/ready/`, { ready: false });
     else if (name === "bots") await apiPost(`${base}/bots/`);
@@ -202,6 +212,7 @@ async function command(name, arg) {
     toast(toasts, t("refused", { reason: err.message }), "error");
   } finally {
     state.roomPending = false;
+    if (name === "stand") setTimeout(() => (state.standing = false), 3000); // the frames that follow
     render();
   }
 }
@@ -330,6 +341,7 @@ function renderInfo() {
   if (frame.you === null) parts.push(h("span", { class: "badge" }, t("spectating")));
   if (table.watchers) parts.push(h("span", { class: "watchers", id: "mj-watchers" }, t("watchers", { n: table.watchers })));
   if (app.dataset.roomCode) parts.push(h("span", {}, `${t("room_code")} `, h("strong", { class: "room-code" }, app.dataset.roomCode)));
+  if (app.dataset.inviteUrl) parts.push(inviteInfo); // the owner's invite link (kept: re-render keeps the field's state)
   if (table.status === "finished") parts.push(h("a", { href: lobbyUrl }, t("back_to_lobby")));
   if (hand) {
     parts.push(

@@ -74,6 +74,7 @@ def serve(tmp: Path) -> Iterator[str]:
         "CAISHEN_VAR_DIR": str(tmp),
         "CAISHEN_BOT_DELAY": "0.05",
         "CAISHEN_BETWEEN_HANDS_SECONDS": "1",
+        "CAISHEN_READY_SECONDS": "8",  # the fourth seat's countdown: short enough to watch it unseat
         "CAISHEN_DISCARD_PAUSE": "0.05",  # the claim-window pause after every discard (one person: no uniform window)
         "CAISHEN_TIMERS": "inprocess",
         # The test machine runs the suite beside this server: its CPU share says nothing about

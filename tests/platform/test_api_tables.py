@@ -42,8 +42,10 @@ def users() -> list[Any]:
     return [User.objects.create_user(f"u{i}", password="pw-123456") for i in range(5)]
 
 
-def api(user: Any | None = None) -> APIClient:
-    c = APIClient()
+def api(user: Any | None = None, language: str = "en") -> APIClient:
+    """A client reading English by default (the details below are the English reasons); the
+    API answers in the Accept-Language's language (test_lobby_refusals_are_translated)."""
+    c = APIClient(HTTP_ACCEPT_LANGUAGE=language)
     if user is not None:
         c.force_authenticate(user)
         c.force_login(user)  # the session too: room codes live there
@@ -259,6 +261,7 @@ def test_sit_and_stand(users: list[Any]) -> None:
 
 
 def test_sitting_is_refused_below_the_minimum_balance(users: list[Any]) -> None:
+    Wallet.objects.filter(user=users[0]).update(balance=5000)  # someone could sit at stake 100
     table = create(users[0], stake=100)
     minimum = services.min_balance(Table.objects.get(pk=table["id"]))
     balance = Wallet.objects.get(user=users[1]).balance
@@ -431,3 +434,37 @@ def test_the_openapi_schema_documents_the_games_api() -> None:
         "/api/hands/{id}/",
     ):
         assert path in paths, path
+
+
+def test_lobby_refusals_are_translated(users: list[Any]) -> None:
+    """The API's refusal detail follows Accept-Language: zh-Hans and English, same refusal."""
+    for language, said in (("zh-hans", "你没有坐在这张桌子"), ("en", "you do not sit at this table")):
+        c = api(users[0], language)
+        table = c.post("/api/tables/", {"variant": "zhejiang_caishen", "options": {}}, format="json").json()
+        assert c.post(f"/api/tables/{table['id']}/stand/").json() == {"detail": said}
+
+
+def test_a_stake_nobody_could_afford_is_refused(users: list[Any]) -> None:
+    """Every account here holds 1000: a stake needing more per seat than that is refused, unmade."""
+    from games.models import Table
+
+    c = api(users[0])
+    body = {"variant": "zhejiang_caishen", "options": {}, "stake": 51, "hands_total": 1}  # 51 x 20 = 1020
+    res = c.post("/api/tables/", body, format="json")
+    assert res.status_code == 400 and res.json()["detail"].startswith("nobody could sit at a stake of 51")
+    assert not Table.objects.exists()
+    assert c.post("/api/tables/", body | {"stake": 50}, format="json").status_code == 201
+
+
+def test_a_token_authenticates_a_script(users: list[Any]) -> None:
+    """Authorization: Token <key> reads the account without a session and posts without CSRF;
+    a revoked key is refused."""
+    from accounts import api_tokens
+
+    token = api_tokens.replace(users[1])
+    c = APIClient(enforce_csrf_checks=True, HTTP_AUTHORIZATION=f"Token {token.key}", HTTP_ACCEPT_LANGUAGE="en")
+    assert c.get("/api/account/").json()["username"] == "u1"
+    made = c.post("/api/tables/", {"variant": "zhejiang_caishen", "options": {}}, format="json")
+    assert made.status_code == 201
+    api_tokens.revoke(users[1])
+    assert c.get("/api/account/").status_code in (401, 403)

@@ -26,7 +26,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
-from rest_framework.authentication import SessionAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
 from rest_framework.views import APIView
 
 from accounts import second_factor
@@ -260,6 +261,13 @@ def form_cases(w: World) -> dict[str, Case]:
             {"direction": "credit", "amount": "7", "note": "goodwill"},
             lambda c: Wallet.objects.get(user=w.player).balance == 1007,
         ),
+        "accounts:api_token": Case(
+            "player",
+            reverse("accounts:profile"),
+            reverse("accounts:api_token"),
+            {},
+            lambda c: Token.objects.filter(user=w.player).exists(),
+        ),
         "set_language": Case(
             "player",
             "/",
@@ -389,6 +397,7 @@ CASE_NAMES = [
     "accounts:password_change",
     "accounts:profile",
     "accounts:staff_adjust",
+    "accounts:api_token",
     "set_language",
     "games:create",
     "games:join",
@@ -499,6 +508,9 @@ def test_nothing_is_csrf_exempt_except_the_session_checked_api() -> None:
         assert is_api(p), f"{name} is csrf_exempt"
         view = p.callback.cls()
         for auth in view.get_authenticators():
+            # A token header is never sent by a browser on its own: no CSRF to check there.
+            if isinstance(auth, TokenAuthentication):
+                continue
             assert isinstance(auth, SessionAuthentication), (name, auth)
             assert type(auth).enforce_csrf is SessionAuthentication.enforce_csrf, (name, "CSRF check overridden")
 

@@ -5,7 +5,9 @@ import gettext
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 
 PASSWORD = "a-long-test-password-1"
@@ -72,12 +74,40 @@ def test_saving_the_profile_language_switches_the_site(client):
 def test_signing_in_applies_the_profile_language(client):
     user = get_user_model().objects.create_user("english", password=PASSWORD)
     user.profile.language = "en"
+    user.profile.language_chosen = True
     user.profile.save()
 
     response = client.post(reverse("accounts:login"), {"username": "english", "password": PASSWORD})
 
     assert response.cookies["django_language"].value == "en"
     assert "Wallet" in client.get(reverse("accounts:wallet")).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_header_switch_is_kept_on_the_account(client):
+    """Signed in, the header's switch saves the choice: signing in again (another browser,
+    reading Chinese) brings it back instead of flipping the language."""
+    user = get_user_model().objects.create_user("switcher", password=PASSWORD)
+    client.force_login(user)
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    user.profile.refresh_from_db()
+    assert (user.profile.language, user.profile.language_chosen) == ("en", True)
+
+    other = Client()
+    response = other.post(reverse("accounts:login"), {"username": "switcher", "password": PASSWORD})
+    assert response.cookies["django_language"].value == "en"
+
+
+@pytest.mark.django_db
+def test_an_account_never_asked_adopts_the_visitors_language(client):
+    """An account made outside the sign-up form (the demo, the admin) has chosen nothing: its
+    first sign-in keeps the language the visitor was reading rather than the default."""
+    get_user_model().objects.create_user("fresh", password=PASSWORD)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.post(reverse("accounts:login"), {"username": "fresh", "password": PASSWORD})
+    assert response.cookies["django_language"].value == "en"
+    profile = get_user_model().objects.get(username="fresh").profile
+    assert (profile.language, profile.language_chosen) == ("en", True)
 
 
 @pytest.mark.django_db

@@ -156,16 +156,34 @@ def test_invalid_options_show_the_reason_next_to_the_form(users: list[Any]) -> N
 @pytest.mark.parametrize(
     ("field", "value", "reason"),
     [
-        ("stake", 0, "the stake must be at least 1"),
-        ("hands_total", 99, "a match has 1 to 64 hands"),
-        ("turn_seconds", 2, "time limits"),
+        ("stake", 0, "greater than or equal to 1"),
+        ("hands_total", 99, "less than or equal to 64"),
+        ("turn_seconds", 2, "greater than or equal to 5"),
     ],
 )
-def test_table_terms_are_refused_with_the_service_reason(users: list[Any], field: str, value: int, reason: str) -> None:
+def test_table_terms_are_refused_next_to_their_field(users: list[Any], field: str, value: int, reason: str) -> None:
+    """The services' bounds are the fields' own: the error sits at its field, translated."""
     response = signed_in(users[0]).post(reverse("games:create"), form_data(**{field: value}), **EN)
 
     assert response.status_code == 400
     assert escape(reason) in response.content.decode()
+    assert not Table.objects.exists()
+
+
+def test_every_wrong_term_is_said_at_once_in_the_readers_language(users: list[Any]) -> None:
+    bad = {"stake": 0, "hands_total": 99, "turn_seconds": 2, "claim_seconds": 999}
+    zh = signed_in(users[0]).post(reverse("games:create"), form_data(**bad), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert zh.status_code == 400
+    html = zh.content.decode()
+    assert html.count('class="field-errors"') == 4
+    assert "Ensure this value" not in html and "确保该值" in html
+
+
+def test_a_stake_no_wallet_could_cover_is_refused(users: list[Any]) -> None:
+    """Every account holds 1000: stake 51 needs 1020 per seat (x CAISHEN_SIT_MULTIPLE 20)."""
+    response = signed_in(users[0]).post(reverse("games:create"), form_data(stake=51), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response.status_code == 400
+    assert "底分 51 无人能坐" in response.content.decode()
     assert not Table.objects.exists()
 
 

@@ -75,3 +75,33 @@ def test_only_hand_references_get_a_link() -> None:
     assert hand_of("hand:42") == 42
     for other in ("grant", "house-float", "escape:3:1", "hand:", "hand:x", ""):
         assert hand_of(other) is None
+
+
+def test_the_table_page_lists_its_finished_hands_with_their_replays(played: tuple[Any, Hand]) -> None:
+    """The table page's own list (issue 19 item 6, the table's part): server-rendered, one link
+    per finished hand; the page's script adds hands that end while it is open."""
+    user, row = played
+    html = signed_in(user).get(reverse("games:table", args=[row.table_id])).content.decode()
+    assert 'id="table-hand-list"' in html
+    assert f'<li data-hand="{row.pk}"><a href="{reverse("games:hand_replay", args=[row.pk])}">' in html
+    assert 'id="table-hands-empty" hidden' in html
+
+
+def test_a_private_table_without_its_code_asks_for_it_and_its_invite_link_opens_it() -> None:
+    owner = get_user_model().objects.create_user("host", password="pw-123456")
+    table = services.create_table(owner, "zhejiang_caishen", {}, hands_total=1, is_private=True)
+    url = reverse("games:table", args=[table.pk])
+    owner_page = signed_in(owner).get(url).content.decode()
+    assert f'data-invite-url="http://testserver{url}?code={table.room_code}"' in owner_page
+
+    guest = Client(HTTP_ACCEPT_LANGUAGE="en")
+    asked = guest.get(url)
+    assert asked.status_code == 404 and 'name="room_code"' in asked.content.decode()
+    assert "Room code needed" in asked.content.decode()
+    missing = guest.get(reverse("games:table", args=[table.pk + 100]))
+    assert missing.status_code == 404 and "Room code needed" in missing.content.decode()  # the same page
+    wrong = guest.get(f"{url}?code=ZZZZZZ")
+    assert wrong.status_code == 404 and "No table has this room code." in wrong.content.decode()
+    invited = guest.get(f"{url}?code={table.room_code.lower()}")
+    assert invited.status_code == 302 and invited["Location"] == url
+    assert guest.get(url).status_code == 200
