@@ -185,7 +185,15 @@ function w(key, vars = {}) {
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
 }
 
-const seat = (s) => (s ? windName(s) : "");
+const SEAT_WORDS = { E: "East", S: "South", W: "West", N: "North" };
+
+/** A seat in a breakdown line: 东 / East (never a bare letter: "E pays" reads as a code). */
+export function seatWord(s) {
+  if (!s) return "";
+  return EN ? (SEAT_WORDS[s] ?? s) : windName(s);
+}
+
+const seat = seatWord;
 
 /** Tiles as tiles (a run such as "234p" is three tiles). */
 function tiles(text, size = 16) {
