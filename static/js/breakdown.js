@@ -203,7 +203,10 @@ function tiles(text, size = 16) {
 /** A line's name: the item's words, after its seat's wind for a per-seat line. */
 export function itemLabel(b) {
   const code = b.code || b.name;
-  let name = ITEMS[code]?.[EN ? 1 : 0] ?? code.replace(/_/g, " ");
+  // In Chinese the rule set's own term is the best name (漳州 calls a discard win 平胡, 浙江 放冲)
+  // when it is a plain term; a per-seat label (with its tiles in notation) is rebuilt instead.
+  const own = !EN && !b.seat && /^[\u3400-\u9fff/]+$/.test(b.label || "") ? b.label : null;
+  let name = own ?? ITEMS[code]?.[EN ? 1 : 0] ?? code.replace(/_/g, " ");
   if (code === "dealer") name = w(Number(b.params?.seats) === 0 ? "dealer_stays" : "dealer_passes");
   const p = b.params || {};
   if (code === "exhaustive_draw" && p.next_dealer) name = EN ? "Drawn hand (no winner)" : "黄牌";
