@@ -348,7 +348,9 @@ def hand_replay(request: HttpRequest, pk: int) -> HttpResponse:
     data["header"]["variant_name"] = get_variant(row.table.variant).display_name
     data["header"]["winds"] = {str(p): "ESWN"[row.engine_seat(p)] for p in range(4)}
     data["header"]["names"] = {
-        str(s.position): (f"Bot {s.position + 1}" if s.is_bot or s.user is None else s.user.get_username())
+        str(s.position): (
+            _("Bot %(n)d") % {"n": s.position + 1} if s.is_bot or s.user is None else s.user.get_username()
+        )
         for s in row.table.seats.select_related("user")
     }
     context = {

@@ -18,6 +18,7 @@ from games.models import Hand, Table
 from tournaments import services
 from tournaments.forms import TournamentForm
 from tournaments.models import Registration, Tournament
+from tournaments.templatetags.tournament_words import TIE_BREAKS
 
 
 def me(request: HttpRequest) -> User:
@@ -87,7 +88,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "next_table": services.next_table(t, me(request)) if user.is_authenticated else None,
         "standings": _with_round_columns(t) if may_see_standings(user, t) else None,
         "round_numbers": list(range(1, t.rounds + 1)),
-        "tie_breaks": services.TIE_BREAKS,
+        "tie_breaks": TIE_BREAKS,  # services.TIE_BREAKS in the reader's language
     }
     return render(request, "tournaments/detail.html", context)
 

@@ -33,15 +33,18 @@ class Pattern(Generic[F]):
     option: str | None = None  # the table option holding its value, if it has one
     fixed: int = 1  # its value when no option prices it
     price: Callable[[Mapping[str, Any]], int] | None = None  # a value made of several options
+    unit: str = "multiplier"  # what the value counts (games.engine.state.UNITS)
 
     def value(self, options: Mapping[str, Any]) -> int:
         if self.price is not None:
             return self.price(options)
         return int(options[self.option]) if self.option is not None else self.fixed
 
-    def item(self, options: Mapping[str, Any], detail: str = "") -> BreakdownItem:
-        """The pattern's breakdown line (no payments: those are the settlement's lines)."""
-        return BreakdownItem(self.key, self.label, self.value(options), detail)
+    def item(self, options: Mapping[str, Any], detail: str = "", **params: Any) -> BreakdownItem:
+        """The pattern's breakdown line (no payments: those are the settlement's lines); its
+        value is also a parameter named by its unit (``{"multiplier": 2}``, ``{"fan": 1}``)."""
+        value = self.value(options)
+        return BreakdownItem(self.key, self.label, value, detail, unit=self.unit, params={self.unit: value, **params})
 
 
 def matching(patterns: Iterable[Pattern[F]], facts: F) -> list[Pattern[F]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from games.engine.refusals import JSONValue, code_of, params_of
 from games.engine.tiles import NUM_ALL_KINDS, Tile, format_tiles, parse_tile, parse_tiles, tile_str, to_counts
@@ -212,13 +212,30 @@ class Player:
 
 @dataclass(slots=True)
 class BreakdownItem:
-    """One line of a score breakdown: what a pattern or payment contributed."""
+    """One line of a score breakdown: what a pattern or payment contributed.
 
-    name: str  # stable key, e.g. "self_draw", "robbing_kong"
-    label: str  # what players read, e.g. "自摸"
-    value: int | float = 0  # multiplier, 番, points... as the variant defines
+    ``label`` and ``detail`` are the engine's own short text (Chinese rule terms, kept for the
+    golden scenarios and old snapshots).  What a reader sees is rendered from the structured
+    fields: ``code`` (a stable item id, the same in every rule set that has the item), ``unit``
+    (what ``value`` counts) and ``params`` (named numbers, tiles as tile codes, seats as seat
+    names); docs/scoring.md lists them.
+    """
+
+    name: str  # stable key, e.g. "self_draw", "robbing_kong" (浙东得: "E:self_draw", per seat)
+    label: str  # the engine's rule term, e.g. "自摸"
+    value: int | float = 0  # multiplier, 番, points... as ``unit`` says
     detail: str = ""
     payments: dict[str, int] = field(default_factory=dict)  # seat name -> delta from this item
+    code: str = ""  # the item id; empty: ``name`` without a seat prefix
+    unit: str = ""  # what ``value`` counts: one of UNITS ("" for a line with no number)
+    params: dict[str, Any] = field(default_factory=dict)  # named parameters of the line
+    seat: str | None = None  # whose line this is, for per-seat lines (浙东得's hand points)
+
+    def __post_init__(self) -> None:
+        if not self.code:
+            self.code = self.name.rsplit(":", 1)[-1]
+        if self.unit and self.unit not in UNITS:
+            raise ValueError(f"unknown breakdown unit {self.unit!r}")
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "label": self.label, "value": self.value}
@@ -226,7 +243,19 @@ class BreakdownItem:
             d["detail"] = self.detail
         if self.payments:
             d["payments"] = dict(self.payments)
+        d["code"] = self.code
+        if self.unit:
+            d["unit"] = self.unit
+        d["params"] = dict(self.params)
+        if self.seat is not None:
+            d["seat"] = self.seat
         return d
+
+
+# What a breakdown line's ``value`` counts (docs/scoring.md): a multiplier of the base (×2), 番
+# (doubling steps or added fan, as the rule set counts them), points, an exponent of 2 (2^n),
+# a plain count (kongs, rounds), or how many seats the deal moves.
+UNITS: Final = frozenset({"multiplier", "fan", "points", "exponent", "count", "seats"})
 
 
 @dataclass(slots=True)
@@ -240,6 +269,7 @@ class Result:
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     breakdown: list[BreakdownItem] = field(default_factory=list)
     win_kind: str | None = None  # "self_draw" | "discard" | "robbing_kong" | variant-specific
+    win_tile: str | None = None  # the winning tile's code (None: a draw, or a win on the dealt hand)
 
     def __post_init__(self) -> None:
         if sum(self.deltas) != 0:
@@ -254,6 +284,7 @@ class Result:
             "deltas": {seat_name(i): d for i, d in enumerate(self.deltas)},
             "breakdown": [b.to_json() for b in self.breakdown],
             "win_kind": self.win_kind,
+            "win_tile": self.win_tile,
         }
 
     @classmethod
@@ -266,4 +297,5 @@ class Result:
             deltas=[d["deltas"][s] for s in SEATS],
             breakdown=[BreakdownItem(**b) for b in d["breakdown"]],
             win_kind=d.get("win_kind"),
+            win_tile=d.get("win_tile"),
         )

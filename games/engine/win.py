@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from games.engine.scoring import check_zero_sum
 from games.engine.state import SEATS, BreakdownItem, Meld, Result
-from games.engine.tiles import Tile
+from games.engine.tiles import Tile, tile_str
 
 if TYPE_CHECKING:
     from games.engine.hand import WinContext
@@ -103,6 +103,7 @@ def win_result(
         deltas=payments_total(breakdown),
         breakdown=list(breakdown),
         win_kind=win_kind,
+        win_tile=tile_str(ctx.tile) if ctx.tile is not None else None,
     )
 
 

@@ -5,6 +5,7 @@ import { clear, h, signed } from "./dom.js";
 import { LANG, has, t, tn, windName } from "./i18n.js";
 import { parseTiles, sortTiles, tileEl } from "./tiles.js";
 import { chairDeltas, scoreOnly } from "./scores.js";
+import { itemDetail, itemLabel, itemValue, seatWord, visible } from "./breakdown.js";
 import { answerLabel, choiceLabel, questionExplain, questionLabel } from "./variant.js";
 
 /** Ask the player to confirm the table's stake; resolves true (confirm) or false. */
@@ -70,7 +71,7 @@ function resultLine(frame, result) {
   return line;
 }
 
-/** Per-seat payments of a breakdown item, E S W N: "东 −8". */
+/** Per-seat payments of a breakdown item, E S W N: "东 −8" / "East −8". */
 function paymentsEl(payments) {
   if (!payments) return "";
   return h(
@@ -81,9 +82,18 @@ function paymentsEl(payments) {
       .filter((w) => payments[w] !== undefined)
       .map((w) => {
         const v = payments[w];
-        return h("span", { class: `pay ${v > 0 ? "plus" : v < 0 ? "minus" : "zero"}`, dataset: { seat: w, value: v } }, `${windName(w)} ${signed(v)}`);
+        return h("span", { class: `pay ${v > 0 ? "plus" : v < 0 ? "minus" : "zero"}`, dataset: { seat: w, value: v } }, `${seatWord(w)} ${signed(v)}`);
       }),
   );
+}
+
+/** Mark a tile element as the hand's winning tile (a ring, and its name for screen readers). */
+function markWinning(el) {
+  el.classList.add("win-tile");
+  el.dataset.winTile = "1";
+  el.setAttribute("aria-label", `${t("winning_tile")}: ${el.dataset.tile || ""}`);
+  el.title = t("winning_tile");
+  return el;
 }
 
 // (re-exported: what each chair's row shows lives in scores.js with the plates' figure)
@@ -109,6 +119,16 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
     const player = view.players.find((p) => p.seat === wind);
     const revealed = view.revealed ? view.revealed[wind] : player?.hand;
     const tiles = revealed ? sortTiles(parseTiles(revealed), style.wilds) : [];
+    // The winning tile is marked in the winner's hand (its last copy: the one drawn or claimed);
+    // a claimed discard not among the revealed tiles is shown after them, marked.
+    const winTile = wind === winnerWind ? result?.win_tile : null;
+    const winAt = winTile ? tiles.lastIndexOf(winTile) : -1;
+    const handTiles = tiles.map((c, i) => {
+      const el = styledTile(c, style, { w: 22 });
+      if (i === winAt) markWinning(el);
+      return el;
+    });
+    if (winTile && winAt < 0) handTiles.push(markWinning(styledTile(winTile, style, { w: 22 })));
     const melds = (player?.melds || []).map((m) => h("span", { class: "he-meld" }, meldEl(m, wind, 22, false, style)));
     const flowers = parseTiles(player?.flowers || "");
     const d = deltas[chair];
@@ -122,7 +142,7 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
         h(
           "td",
           { class: "he-tiles" },
-          tiles.map((c) => styledTile(c, style, { w: 22 })),
+          handTiles,
           melds,
           flowers.length ? h("span", { class: "he-flowers" }, flowers.map((c) => tileEl(c, { w: 18, lang: LANG }))) : null,
         ),
@@ -132,15 +152,17 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
     );
   }
 
-  const breakdown = result?.breakdown || [];
+  // Each line rendered from its data in the reader's language (breakdown.js); a line worth
+  // nothing that moves nothing is left out unless it explains the hand.
+  const breakdown = (result?.breakdown || []).filter(visible);
   const withPayments = breakdown.some((b) => b.payments && Object.keys(b.payments).length);
   const items = breakdown.map((b) =>
     h(
       "tr",
-      { dataset: { name: b.name } },
-      h("td", { class: "bd-label" }, b.label || b.name),
-      h("td", { class: "num bd-value" }, b.value === undefined || b.value === null ? "" : String(b.value)),
-      h("td", { class: "bd-detail" }, b.detail || ""),
+      { dataset: { name: b.name, code: b.code || b.name } },
+      h("td", { class: "bd-label" }, itemLabel(b)),
+      h("td", { class: "num bd-value" }, itemValue(b)),
+      h("td", { class: "bd-detail" }, itemDetail(b)),
       withPayments ? h("td", { class: "bd-pay" }, paymentsEl(b.payments)) : null,
     ),
   );

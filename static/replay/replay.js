@@ -1,56 +1,110 @@
 // The replay viewer (牌谱): steps forward and back through a finished hand's frames
 // (games/replay.py viewer_frames), from one seat's view or with all hands open.
-// Tiles come from the table page's module, imported, never copied.
+// Tiles, words and breakdown lines come from the table page's modules, imported, never copied:
+// every label is in the reader's language (<html lang>), tiles are drawn as tiles, and an event
+// is told in words ("东 打出 [5万]"), never by its engine name.
+import { h } from "../js/dom.js";
+import { LANG, has, t } from "../js/i18n.js";
+import { itemDetail, itemLabel, itemValue, seatWord, visible } from "../js/breakdown.js";
 import { parseTiles, sortTiles, tileEl } from "../js/tiles.js";
+import { wildWords } from "../js/variant.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const frames = data.frames;
 const header = data.header;
 const chairOf = {};
 for (const [chair, wind] of Object.entries(header.winds || {})) chairOf[wind] = chair;
+// The rule set's word and mark for its wild tiles (财神 财, 得 得, 金 金), as the table page draws them.
+const WILD = wildWords({ de: header.variant === "zhedong_de", gold: header.variant === "zhangzhou" });
 let index = 0;
 let viewer = "all";
 
 const $ = (id) => document.getElementById(id);
+const SIZE = 28;
+
+function tile(code, opts = {}) {
+  return tileEl(code, { w: SIZE, lang: LANG, ...opts });
+}
 
 function tiles(codes, opts = {}) {
-  const frag = document.createDocumentFragment();
-  for (const code of codes) frag.append(tileEl(code, { w: 28, ...opts }));
-  return frag;
+  return codes.map((code) => tile(code, opts));
+}
+
+/** A few tiles inline in a sentence (an event's tile, a meld). */
+function inline(text) {
+  return h("span", { class: "rp-inline" }, parseTiles(text || "").map((c) => tileEl(c, { w: 18, lang: LANG })));
 }
 
 function row(label, ...children) {
-  const div = document.createElement("div");
-  div.className = "rp-row";
-  const span = document.createElement("span");
-  span.className = "rp-label";
-  span.textContent = label;
-  div.append(span, ...children);
-  return div;
-}
-
-function meld(m, open) {
-  const span = document.createElement("span");
-  span.className = "rp-meld";
-  const shown = open ? m.tiles : null;
-  if (shown) span.append(tiles(parseTiles(shown)));
-  else span.append(tiles([null, null, null, null]));
-  return span;
+  return h("div", { class: "rp-row" }, h("span", { class: "rp-label" }, label), ...children);
 }
 
 // Whether the viewer may see this seat's concealed tiles.
 const sees = (seat) => viewer === "all" || viewer === seat;
 
-function eventText(ev) {
-  // An event as the viewer would have seen it live: private parts only for its own seat.
+// What the engine calls each event, in the reader's words (i18n.js "rp_ev_*"); an event the
+// viewer has no words for is told as "an event of the rule set", never by its raw name.
+function verb(kind) {
+  return has(`rp_ev_${kind}`) ? t(`rp_ev_${kind}`) : t("rp_ev_other");
+}
+
+/** An event as the viewer would have seen it live: private parts only for its own seat. */
+function eventItem(ev) {
   const seat = ev.seat === null || ev.seat === undefined ? null : "ESWN"[ev.seat];
-  const out = { kind: ev.kind, ...(seat ? { seat } : {}), ...ev.data };
-  if (seat && sees(seat)) Object.assign(out, ev.private);
-  const parts = [out.seat ? `${out.seat}` : "", out.kind];
-  if (out.tile) parts.push(out.tile);
-  if (out.meld && out.meld.tiles) parts.push(out.meld.tiles);
-  if (out.from && typeof out.from === "string") parts.push(`← ${out.from}`);
-  return parts.filter(Boolean).join(" ");
+  const out = { ...(ev.data || {}) };
+  if (seat && sees(seat)) Object.assign(out, ev.private || {});
+  const parts = [];
+  if (seat) parts.push(h("span", { class: "rp-ev-seat" }, seatWord(seat)), " ");
+  let kind = ev.kind;
+  if (kind === "draw" && out.from === "tail") kind = "draw_tail";
+  parts.push(h("span", { class: "rp-ev-verb" }, verb(kind)));
+  if (ev.kind === "hand_end") return h("li", { dataset: { kind: ev.kind } }, parts);
+  const shown = out.meld?.tiles || out.tile || out.guess;
+  if (shown) parts.push(" ", inline(shown));
+  else if (ev.kind === "draw") parts.push(" ", tileEl(null, { w: 18 }));
+  if (typeof out.from === "string" && "ESWN".includes(out.from) && out.from.length === 1) parts.push(" ", t("rp_from", { seat: seatWord(out.from) }));
+  if (ev.kind === "win" && out.source && has(`rp_src_${out.source}`)) parts.push(" · ", t(`rp_src_${out.source}`));
+  if (ev.kind === "you" && out.level) parts.push(" ", String(out.level));
+  if (ev.kind === "fenbing" && out.each !== undefined) parts.push(" ", t("rp_each", { n: out.each }));
+  if (ev.kind === "follow_wind" && out.amount !== undefined) parts.push(" ", t("rp_each", { n: out.amount }));
+  return h("li", { dataset: { kind: ev.kind } }, parts);
+}
+
+/** The finished hand: who won, each seat's points, and the breakdown lines in words. */
+function resultEl(result, winner) {
+  const deltas = result.deltas || {};
+  const head = result.status === "win" && winner
+    ? t(result.self_drawn ? "rp_result_self" : "rp_result_win", { seat: seatWord(winner) })
+    : result.win_kind === "false_win" ? t("win_kind_false_win") : t("result_draw");
+  const lines = (result.breakdown || []).filter(visible).map((b) =>
+    h(
+      "tr",
+      { dataset: { code: b.code || b.name } },
+      h("td", { class: "bd-label" }, itemLabel(b)),
+      h("td", { class: "num bd-value" }, itemValue(b)),
+      h("td", { class: "bd-detail" }, itemDetail(b)),
+    ),
+  );
+  return h(
+    "section",
+    { class: "rp-result-box" },
+    h("p", { class: "rp-result" }, head, " · ", Object.entries(deltas).map(([s, v]) => `${seatWord(s)} ${v > 0 ? "+" : ""}${v}`).join("  ")),
+    lines.length
+      ? h(
+          "table",
+          { class: "breakdown rp-breakdown" },
+          h("thead", {}, h("tr", {}, h("th", {}, t("item")), h("th", { class: "num" }, t("value")), h("th", {}, t("detail")))),
+          h("tbody", {}, lines),
+        )
+      : null,
+  );
+}
+
+function markWinning(el) {
+  el.classList.add("win-tile");
+  el.dataset.winTile = "1";
+  el.title = t("winning_tile");
+  return el;
 }
 
 function render() {
@@ -62,51 +116,43 @@ function render() {
   const board = $("rp-board");
   board.replaceChildren();
   const wilds = parseTiles(state.wilds || "");
+  const wildSet = new Set(wilds);
+  const result = state.result;
+  const winner = result?.status === "win" ? result.winner : null;
   for (const p of state.players) {
-    const box = document.createElement("section");
-    box.className = `rp-seat${state.turn === p.seat && !state.result ? " rp-turn" : ""}`;
-    box.dataset.seat = p.seat;
-    const title = document.createElement("h2");
     const chair = chairOf[p.seat];
-    title.textContent = `${p.seat} · ${(header.names || {})[chair] ?? ""}`;
-    box.append(title);
-    const hand = parseTiles(p.hand);
     const open = sees(p.seat);
-    const handRow = open
-      ? row("手牌", tiles(sortTiles(hand, wilds)))
-      : row("手牌", tiles(hand.map(() => null)));
+    const hand = open ? sortTiles(parseTiles(p.hand), wilds) : parseTiles(p.hand).map(() => null);
+    const handTiles = hand.map((c) => tile(c, { wild: Boolean(c) && wildSet.has(c), mark: WILD.mark }));
+    // The winning tile is marked in the winner's revealed hand (its last copy: the one won).
+    if (open && p.seat === winner && result.win_tile) {
+      const at = hand.lastIndexOf(result.win_tile);
+      if (at >= 0) markWinning(handTiles[at]);
+    }
+    const handRow = row(t("rp_hand"), handTiles);
     handRow.classList.add("rp-hand");
     handRow.dataset.concealed = open ? "open" : "hidden";
-    if (p.drawn) {
-      const drawn = tileEl(open ? p.drawn : null, { w: 28, className: "rp-drawn" });
-      handRow.append(drawn);
-    }
-    box.append(handRow);
-    const melds = document.createElement("span");
-    (open ? p.melds : p.melds_public).forEach((m) => melds.append(meld(m, true)));
-    box.append(row("副露", melds));
-    if (p.flowers) box.append(row("花", tiles(parseTiles(p.flowers))));
-    box.append(row("牌河", tiles(parseTiles(p.discards))));
-    board.append(box);
+    if (p.drawn) handRow.append(tile(open ? p.drawn : null, { className: "rp-drawn", wild: open && wildSet.has(p.drawn), mark: WILD.mark }));
+    const melds = (open ? p.melds : p.melds_public).map((m) => h("span", { class: "rp-meld" }, tiles(m.tiles ? parseTiles(m.tiles) : [null, null, null, null])));
+    board.append(
+      h(
+        "section",
+        { class: `rp-seat${state.turn === p.seat && !result ? " rp-turn" : ""}`, dataset: { seat: p.seat } },
+        h("h2", {}, `${seatWord(p.seat)} · ${(header.names || {})[chair] ?? ""}`),
+        handRow,
+        row(t("rp_melds"), h("span", {}, melds)),
+        p.flowers ? row(t("rp_flowers"), tiles(parseTiles(p.flowers))) : null,
+        row(t("rp_discards"), tiles(parseTiles(p.discards))),
+      ),
+    );
   }
-  const info = document.createElement("p");
-  info.textContent = `wall ${state.wall_left}` + (state.face_up ? ` · ${state.face_up}` : "");
-  board.append(info);
-  if (state.result) {
-    const res = document.createElement("p");
-    res.className = "rp-result";
-    const d = state.result.deltas || {};
-    res.textContent = `${state.result.winner ? state.result.winner + " wins" : "draw"} · ` +
-      Object.entries(d).map(([s, v]) => `${s} ${v > 0 ? "+" : ""}${v}`).join("  ");
-    board.append(res);
-  }
-  const list = $("rp-events");
-  list.replaceChildren();
-  for (const ev of frame.events) {
-    const li = document.createElement("li");
-    li.textContent = eventText(ev);
-    list.append(li);
-  }
+  // "余 52 张 · 翻牌 [6筒] · 财神 [7条]": the wall, the face-up tiles and the wilds, as tiles.
+  const info = [t("tiles_left", { n: state.wall_left })];
+  if (state.face_up) info.push(" · ", t("indicator"), " ", inline(state.face_up));
+  if (wilds.length) info.push(" · ", WILD.label, " ", inline(state.wilds));
+  board.append(h("p", { class: "rp-info", id: "rp-info" }, info));
+  if (result) board.append(resultEl(result, winner));
+  $("rp-events").replaceChildren(...frame.events.map(eventItem));
 }
 
 function go(i) {

@@ -97,3 +97,17 @@ ROB_ACTIONS = [
     act("S", "draw"),
     act("S", "kong", "7m"),
 ]
+
+
+def matches(want: Any, got: Any) -> bool:
+    """Every field the expectation names has its value; a list matches item by item, so a
+    breakdown line may carry fields the expectation does not name (its code, unit, params)."""
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(matches(v, got.get(k)) for k, v in want.items())
+    if isinstance(want, list):
+        return (
+            isinstance(got, list)
+            and len(want) == len(got)
+            and all(matches(w, g) for w, g in zip(want, got, strict=True))
+        )
+    return bool(want == got)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from games.engine.variants import all_variants
-from tests.engine.rig import SCENARIOS, act, fill_hands
+from tests.engine.rig import SCENARIOS, act, fill_hands, matches
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = sorted(SCENARIOS.glob("*.json"))
@@ -23,12 +23,6 @@ def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "games.engine.scenario", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
-
-
-def matches(want: Any, got: Any) -> bool:
-    if isinstance(want, dict):
-        return isinstance(got, dict) and all(matches(v, got.get(k)) for k, v in want.items())
-    return bool(want == got)
 
 
 def test_every_registered_rule_set_has_a_golden_scenario() -> None:

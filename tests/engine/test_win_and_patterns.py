@@ -38,7 +38,11 @@ def test_a_pattern_is_valued_by_its_option_fixed_value_or_price() -> None:
     assert Pattern("x", "X", option="fan_x").value(opts) == 3
     assert Pattern("y", "Y", fixed=4).value(opts) == 4
     assert Pattern("z", "Z", price=lambda o: o["a"] * o["b"]).value(opts) == 10
-    assert Pattern("x", "X", option="fan_x").item(opts, "why") == BreakdownItem("x", "X", 3, "why")
+    assert Pattern("x", "X", option="fan_x").item(opts, "why") == BreakdownItem(
+        "x", "X", 3, "why", unit="multiplier", params={"multiplier": 3}
+    )
+    line = Pattern("f", "F", option="fan_x", unit="fan").item(opts, tiles="2m")
+    assert (line.code, line.unit, line.params) == ("f", "fan", {"fan": 3, "tiles": "2m"})
 
 
 def test_matching_keeps_the_rule_sets_order_and_a_key_is_listed_once() -> None:

@@ -90,6 +90,8 @@ class Fan:
     label: str
     value: int
     detail: str = ""
+    tiles: str = ""  # the tiles it is made of, in tile notation ("234p", "2m")
+    exposed: bool | None = None  # 明 (True) or 暗 (False); None: neither applies
 
 
 def run_str(start: Tile) -> str:
@@ -114,10 +116,10 @@ def sequence_fans(exposed: Iterable[Tile], concealed: Iterable[Tile], exposed_on
         run = run_str(start)
         if n >= 3:
             ming = shown[start] >= 3
-            fans.append(Fan("triple_sequence", "两般高", 2, f"{run} {'明' if ming else '暗'}"))
+            fans.append(Fan("triple_sequence", "两般高", 2, f"{run} {'明' if ming else '暗'}", run, ming))
         elif n == 2:
             ming = shown[start] == 2
-            fans.append(Fan("double_sequence", "一般高", 1, f"{run} {'明' if ming else '暗'}"))
+            fans.append(Fan("double_sequence", "一般高", 1, f"{run} {'明' if ming else '暗'}", run, ming))
     return fans
 
 
@@ -137,7 +139,7 @@ def four_alike_fans(concealed: Sequence[int], melds: Sequence[Meld], exposed_onl
         n = shown[t] + (0 if exposed_only else concealed[t])
         if n == 4:
             ming = shown[t] == 4
-            fans.append(Fan("four_alike", "四归一", 1, f"{tile_str(t)} {'明' if ming else '暗'}"))
+            fans.append(Fan("four_alike", "四归一", 1, f"{tile_str(t)} {'明' if ming else '暗'}", tile_str(t), ming))
     return fans
 
 

@@ -158,6 +158,16 @@ def loser_fans(hand: Hand, seat: int, ctx: WinContext) -> list[Fan]:
     return fans
 
 
+def _fan_params(f: Fan) -> dict[str, Any]:
+    """One 番 item as breakdown data: its code, its 番, and its tiles and 明/暗 where it has them."""
+    out: dict[str, Any] = {"code": f.name, "fan": f.value}
+    if f.tiles:
+        out["tiles"] = f.tiles
+    if f.exposed is not None:
+        out["exposed"] = f.exposed
+    return out
+
+
 def _fan_text(fans: Sequence[Fan]) -> str:
     return " + ".join(f"{f.label}{f.value}" + (f"({f.detail})" if f.detail else "") for f in fans) or "0"
 
@@ -190,6 +200,15 @@ def kong_items(hand: Hand) -> list[BreakdownItem]:
                     value,
                     f"{seat_name(seat)} {label} {tile_str(m.tiles[0])}: each other player pays {value * base}",
                     payments=ledger.named(),
+                    unit="points",
+                    params={
+                        "points": value,
+                        "base": base,
+                        "each": value * base,
+                        "payee": seat_name(seat),
+                        "kind": {KONG_CONCEALED: "concealed", KONG_EXPOSED: "exposed"}.get(m.kind, "added"),
+                        "tile": tile_str(m.tiles[0]),
+                    },
                 )
             )
     return items
@@ -212,6 +231,8 @@ def nianzhuang_item(hand: Hand) -> BreakdownItem | None:
         value,
         f"the dealer led {tile_str(tile)} and all three followed: the dealer pays each {amount}",
         payments=ledger.named(),
+        unit="points",
+        params={"points": value, "base": hand.options["base"], "each": amount, "payer": "E", "tile": tile_str(tile)},
     )
 
 
@@ -230,16 +251,19 @@ def piao_items(hand: Hand, ctx: WinContext, payers: Sequence[int]) -> list[Break
         if not amount:
             continue
         ledger = Ledger()
+        params: dict[str, Any] = {"points": amount, "base": base, "each": amount * base, "seat": seat_name(seat)}
         if seat == winner:
             ledger.each_pays(payers, winner, amount * base)
             detail = f"{seat_name(seat)} 飘 {amount} and won: each payer pays {amount * base} more"
+            params["rule"] = "winner_piao"
         elif seat in payers:
             ledger.pay(seat, winner, amount * base)
             detail = f"{seat_name(seat)} 飘 {amount} and lost: pays the winner {amount * base}"
+            params["rule"] = "loser_piao"
         else:
             # 防作弊场: neither won nor dealt in, and the win was not 自摸 → not paid.
             continue
-        items.append(BreakdownItem("piao", "飘", amount, detail, payments=ledger.named()))
+        items.append(BreakdownItem("piao", "飘", amount, detail, payments=ledger.named(), unit="points", params=params))
     return items
 
 
@@ -257,7 +281,16 @@ def settle_win(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> Result:
     items: list[BreakdownItem] = []
     if THIRTEEN_ORPHANS in forms:
         amount = 2 * base * 2**cap
-        items.append(BreakdownItem("thirteen_orphans", "十三幺", 2 * 2**cap, "封顶×2"))
+        items.append(
+            BreakdownItem(
+                "thirteen_orphans",
+                "十三幺",
+                2 * 2**cap,
+                "封顶×2",
+                unit="multiplier",
+                params={"multiplier": 2 * 2**cap, "cap": cap, "cap_factor": 2},
+            )
+        )
         for payer in payers:
             ledger = Ledger()
             ledger.pay(payer, winner, amount)
@@ -268,13 +301,23 @@ def settle_win(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> Result:
                     cap,
                     f"{seat_name(payer)} pays 十三幺 封顶×2: 2 × 2^{cap} × {base} = {amount}",
                     payments=ledger.named(),
+                    unit="exponent",
+                    params={
+                        "payer": seat_name(payer),
+                        "payee": seat_name(winner),
+                        "exponent": cap,
+                        "cap": cap,
+                        "cap_factor": 2,
+                        "base": base,
+                        "amount": amount,
+                    },
                 )
             )
     else:
         form, fans = best_winner_fans(hand, ctx, forms)
         f_w = sum(f.value for f in fans)
         for f in fans:
-            items.append(BreakdownItem(f.name, f.label, f.value, f.detail))
+            items.append(BreakdownItem(f.name, f.label, f.value, f.detail, unit="fan", params=_fan_params(f)))
         for payer in payers:
             pen = loser_fans(hand, payer, ctx)
             total = f_w + sum(f.value for f in pen)
@@ -287,7 +330,21 @@ def settle_win(hand: Hand, ctx: WinContext, forms: Sequence[str]) -> Result:
                 f"{seat_name(payer)} pays: 番 {f_w} (winner) + {_fan_text(pen)} = {total}{capped}"
                 f" → 2^{exp} × {base} = {amount}"
             )
-            items.append(BreakdownItem("payment", "付分", exp, detail, payments=ledger.named()))
+            params = {
+                "payer": seat_name(payer),
+                "payee": seat_name(winner),
+                "winner_fan": f_w,
+                "loser_fans": [_fan_params(f) for f in pen],
+                "total_fan": total,
+                "cap": cap,
+                "capped": total > cap,
+                "exponent": exp,
+                "base": base,
+                "amount": amount,
+            }
+            items.append(
+                BreakdownItem("payment", "付分", exp, detail, payments=ledger.named(), unit="exponent", params=params)
+            )
     items.extend(kong_items(hand))
     nz = nianzhuang_item(hand)
     if nz is not None:

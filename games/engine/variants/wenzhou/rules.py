@@ -492,11 +492,13 @@ class Wenzhou(Variant):
         items: list[BreakdownItem] = []
         for p in j.patterns:
             cls = CLASS_LABEL[PATTERN_CLASS[p]]
-            items.append(PATTERN[p].item(opts, cls if p == j.counted else f"{cls}, 不叠加 (not counted)"))
+            counted = p == j.counted
+            detail = cls if counted else f"{cls}, 不叠加 (not counted)"
+            items.append(PATTERN[p].item(opts, detail, hand_class=PATTERN_CLASS[p], counted=counted))
         if j.self_draw_double:
-            items.append(BreakdownItem("self_draw_double", "自摸翻倍", 2))
+            items.append(BreakdownItem("self_draw_double", "自摸翻倍", 2, unit="multiplier", params={"multiplier": 2}))
         if j.kong_bloom:
-            items.append(BreakdownItem("kong_bloom", "杠后开花", 2))
+            items.append(BreakdownItem("kong_bloom", "杠后开花", 2, unit="multiplier", params={"multiplier": 2}))
         wild = self.faces(hand).wild
         held = [ctx.counts[wild] if s == winner else hand.players[s].counts[wild] for s in range(4)]
         side = [
@@ -505,13 +507,16 @@ class Wenzhou(Variant):
             kong_score([p.melds for p in hand.players], stakes.unit),
             follow_score(_state(hand).follow_paid, stakes.unit),
         ]
+        hands_max = opts["dealer_hands_max"]
         if winner == 0:
-            last = stakes.streak >= opts["dealer_hands_max"]
-            offset, reason = (1, f"连庄已满{opts['dealer_hands_max']}把") if last else (0, "庄家胡牌")
+            last = stakes.streak >= hands_max
+            offset, reason, why = (
+                (1, f"连庄已满{hands_max}把", "streak_full") if last else (0, "庄家胡牌", "dealer_won")
+            )
         else:
-            offset, reason = 1, "闲家胡牌"
+            offset, reason, why = 1, "闲家胡牌", "non_dealer_won"
         items.extend(i for i in side if i is not None)
-        items.append(dealer_item(stakes, offset, reason))
+        items.append(dealer_item(stakes, offset, reason, why, hands_max))
         return win_result(ctx, items, ctx.source)
 
     def settle_draw(self, hand: Hand) -> Result:
@@ -525,14 +530,15 @@ class Wenzhou(Variant):
         if opts["caishen_on_draw"]:
             held = [p.counts[wild] for p in hand.players]
             side.append(caishen_score(held, None, False, opts["caishen_pairs"] == "winner", self._cs_unit(hand)))
+        hands_max = opts["dealer_hands_max"]
         if hand.kongs_made:
-            offset, reason = 1, "流局有杠"
-        elif stakes.streak >= opts["dealer_hands_max"]:
-            offset, reason = 1, f"连庄已满{opts['dealer_hands_max']}把"
+            offset, reason, why = 1, "流局有杠", "draw_with_kong"
+        elif stakes.streak >= hands_max:
+            offset, reason, why = 1, f"连庄已满{hands_max}把", "streak_full"
         else:
-            offset, reason = 0, "流局无杠"
+            offset, reason, why = 0, "流局无杠", "draw_without_kong"
         items = [BreakdownItem("exhaustive_draw", "流局"), *(i for i in side if i is not None)]
-        items.append(dealer_item(stakes, offset, reason))
+        items.append(dealer_item(stakes, offset, reason, why, hands_max))
         return draw_result(items)
 
     @staticmethod

@@ -117,6 +117,7 @@ class Liable(NamedTuple):
 
     payer_for: Mapping[int, int]
     note: str
+    code: str = ""  # the note as data: "contract" (承包) or "false_win" (诈胡)
 
 
 NOBODY = Liable({}, "")
@@ -141,9 +142,11 @@ def _fenbing(hand: Hand, total: Ledger, liable: Liable) -> BreakdownItem | None:
     for s in others(DEALER):
         moved |= _pay((item, total), DEALER, s, each, liable)
     detail = f"{rounds} round(s) followed: the dealer pays each other player {each}"
+    params: dict[str, Any] = {"rounds": rounds, "each": each, "payer": "E"}
     if moved:
         detail += f"; {liable.note}"
-    return BreakdownItem("fenbing", "分饼", rounds, detail, payments=item.named())
+        params["liable"] = liable.code
+    return BreakdownItem("fenbing", "分饼", rounds, detail, payments=item.named(), unit="count", params=params)
 
 
 def _pairwise(hand: Hand, seats: list[int], total: Ledger) -> BreakdownItem | None:
@@ -161,7 +164,16 @@ def _pairwise(hand: Hand, seats: list[int], total: Ledger) -> BreakdownItem | No
     if not any(item.deltas):
         return None
     detail = ", ".join(f"{seat_name(s)} {pts[s]}" for s in seats)
-    return BreakdownItem("flower_kong_points", "花分/杠分", sum(pts.values()), detail, payments=item.named())
+    params = {"points_by_seat": {seat_name(s): pts[s] for s in seats}, "base": base}
+    return BreakdownItem(
+        "flower_kong_points",
+        "花分/杠分",
+        sum(pts.values()),
+        detail,
+        payments=item.named(),
+        unit="points",
+        params=params,
+    )
 
 
 def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
@@ -172,9 +184,29 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
     w = points(hand.players[winner])
     items: list[BreakdownItem] = []
     for name, value in verdict.data["parts"]:
-        items.append(BreakdownItem(name, LABELS[name], value, "× K" if name == "kong_bloom" else "K"))
+        # K, the hand multiplier, is the win kind's value; 杠上开花 multiplies it.
+        role = "hand_multiplier_factor" if name == "kong_bloom" else "hand_multiplier"
+        items.append(
+            BreakdownItem(
+                name,
+                LABELS[name],
+                value,
+                "× K" if name == "kong_bloom" else "K",
+                unit="multiplier",
+                params={"multiplier": value, "role": role},
+            )
+        )
     if w:
-        items.append(BreakdownItem("winner_points", "赢家花分/杠分", w, "counted in the winner's base (底分 + W)"))
+        items.append(
+            BreakdownItem(
+                "winner_points",
+                "赢家花分/杠分",
+                w,
+                "counted in the winner's base (底分 + W)",
+                unit="points",
+                params={"points": w, "role": "winner_points_in_base"},
+            )
+        )
     # 承包: a discard won on in the final round (the last four drawable tiles) is paid by its
     # discarder alone, for all three losers; a table may make every discard win so.
     contract = ctx.source == "discard" and bool(zhangzhou_state(hand).final_round)
@@ -183,12 +215,14 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
     main = Ledger()
     separate = opts["winner_points"] == "separate"
     unit = 1 if separate else 1 + w
+    shares: list[dict[str, Any]] = []
     for loser in others(winner):
         r = streak_factor(hand, loser, winner)
         amount = base * unit * k * r
         if separate:
             amount += base * w
         payer = ctx.from_seat if alone and ctx.from_seat is not None else loser
+        shares.append({"loser": seat_name(loser), "payer": seat_name(payer), "streak_factor": r, "amount": amount})
         for ledger in (main, total):
             ledger.pay(payer, winner, amount)
     if separate:
@@ -200,12 +234,31 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
         formula += f"; R = {streak} between the dealer and another player"
     if alone and ctx.from_seat is not None:
         formula += f"; {seat_name(ctx.from_seat)} pays all three shares" + (" (承包)" if contract else "")
-    items.append(BreakdownItem("hand", "和牌", k, formula, payments=main.named()))
+    params: dict[str, Any] = {
+        "base": base,
+        "hand_multiplier": k,
+        "winner_points": w,
+        "winner_points_rule": "separate" if separate else "in_base",
+        "streak_factor": streak,
+        "payee": seat_name(winner),
+        "shares": shares,
+    }
+    if alone and ctx.from_seat is not None:
+        params["pays_all"] = seat_name(ctx.from_seat)
+    items.append(BreakdownItem("hand", "和牌", k, formula, payments=main.named(), unit="multiplier", params=params))
     if contract:
-        items.append(BreakdownItem("contract", "承包", 1, "the final round's discarder pays everything owed"))
+        items.append(
+            BreakdownItem(
+                "contract",
+                "承包",
+                1,
+                "the final round's discarder pays everything owed",
+                params={"payer": seat_name(ctx.from_seat) if ctx.from_seat is not None else None},
+            )
+        )
     liable = NOBODY
     if contract and ctx.from_seat is not None:
-        liable = Liable({winner: ctx.from_seat}, "承包: the discarder pays the winner's share")
+        liable = Liable({winner: ctx.from_seat}, "承包: the discarder pays the winner's share", "contract")
     for side in (_fenbing(hand, total, liable), _pairwise(hand, others(winner), total)):
         if side is not None:
             items.append(side)
@@ -215,7 +268,11 @@ def settle_win(hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result:
 def settle_draw(hand: Hand) -> Result:
     """和局: all four settle 花分/杠分 pairwise; 分饼 already paid stands."""
     total = Ledger()
-    items = [BreakdownItem("exhaustive_draw", "和局", 0, "no winner: the dealer deals again (臭庄)")]
+    items = [
+        BreakdownItem(
+            "exhaustive_draw", "和局", 0, "no winner: the dealer deals again (臭庄)", params={"dealer_stays": True}
+        )
+    ]
     for side in (_fenbing(hand, total, NOBODY), _pairwise(hand, [0, 1, 2, 3], total)):
         if side is not None:
             items.append(side)
@@ -240,11 +297,14 @@ def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, An
     k = opts["k_self_draw"]
     total = Ledger()
     main = Ledger()
+    shares: list[dict[str, Any]] = []
     for p in others(claimant):
         w = points(hand.players[p])
-        amount = base * (1 + w) * k * streak_factor(hand, p, claimant)
+        r = streak_factor(hand, p, claimant)
+        amount = base * (1 + w) * k * r
         for ledger in (main, total):
             ledger.pay(claimant, p, amount)
+        shares.append({"payee": seat_name(p), "winner_points": w, "streak_factor": r, "amount": amount})
     shown = ", ".join(f"{seat} {tiles}" for seat, tiles in actual.items()) or "none"
     name = seat_name(claimant)
     items = [
@@ -255,9 +315,18 @@ def settle_false_win(hand: Hand, claimant: int, guess: str, actual: dict[str, An
             f"{name} guessed {guess} (the concealed kongs: {shown}) and pays each other "
             f"player (底分 + W) × {k} × R, and the 分饼 of the hand",
             payments=main.named(),
+            unit="multiplier",
+            params={
+                "payer": name,
+                "guess": guess,
+                "concealed_kongs": dict(actual),
+                "base": base,
+                "hand_multiplier": k,
+                "shares": shares,
+            },
         )
     ]
-    liable = Liable(dict.fromkeys(range(4), claimant), f"诈胡: {name} pays it")
+    liable = Liable(dict.fromkeys(range(4), claimant), f"诈胡: {name} pays it", "false_win")
     fenbing = _fenbing(hand, total, liable)
     if fenbing is not None:
         items.append(fenbing)

@@ -38,6 +38,7 @@ from games.engine.variants.zhedong_de.scoring import (
     CAP,
     PATTERN,
     PATTERNS,
+    WIN_BONUS,
     HandScore,
     WinSpec,
     can_win,
@@ -254,22 +255,49 @@ class ZhedongDe(FlipsHeadTile):
         # The losers pay the winner: the dealer pays the total, a non-dealer half, all 100 at 腊子.
         owed = {s: (tw if winner == 0 or s == 0 or tw >= CAP else tw // 2) * base for s in others(winner)}
         to_winner = Ledger()
-        liable, reasons = self.liability(hand, ctx, seen)
+        liable, reasons, codes = self.liability(hand, ctx, seen)
         if liable is not None:
             to_winner.pay(liable, winner, sum(owed.values()))
             detail = f"{seat_name(liable)} pays for all ({'; '.join(reasons)})"
-            items.append(BreakdownItem("baopai", "包牌", sum(owed.values()), detail, payments=to_winner.named()))
+            params = {
+                "payer": seat_name(liable),
+                "payee": seat_name(winner),
+                "points": sum(owed.values()),
+                "reasons": codes,
+            }
+            items.append(
+                BreakdownItem(
+                    "baopai",
+                    "包牌",
+                    sum(owed.values()),
+                    detail,
+                    payments=to_winner.named(),
+                    unit="points",
+                    params=params,
+                )
+            )
         else:
             for s, amount in owed.items():
                 to_winner.pay(s, winner, amount)
             detail = ", ".join(f"{seat_name(s)} {a}" for s, a in owed.items())
-            items.append(BreakdownItem("pay_winner", "付和家", tw, detail, payments=to_winner.named()))
+            params = {
+                "payee": seat_name(winner),
+                "winner_total": tw,
+                "base": base,
+                "owed": {seat_name(s): a for s, a in owed.items()},
+            }
+            items.append(
+                BreakdownItem(
+                    "pay_winner", "付和家", tw, detail, payments=to_winner.named(), unit="points", params=params
+                )
+            )
 
         # The losers settle among themselves: the lower total pays the difference to the higher;
         # between two non-dealers, half of it.
         among = Ledger()
         losers = others(winner)
         lines = []
+        transfers: list[dict[str, object]] = []
         for i, a in enumerate(losers):
             for b in losers[i + 1 :]:
                 diff = scores[a].total - scores[b].total
@@ -279,29 +307,44 @@ class ZhedongDe(FlipsHeadTile):
                 amount = abs(diff) if 0 in (a, b) else abs(diff) // 2
                 among.pay(lo, hi, amount * base)
                 lines.append(f"{seat_name(lo)}→{seat_name(hi)} {amount * base}")
-        items.append(BreakdownItem("losers", "闲家互结", 0, ", ".join(lines) or "nothing", payments=among.named()))
+                transfers.append({"payer": seat_name(lo), "payee": seat_name(hi), "amount": amount * base})
+        items.append(
+            BreakdownItem(
+                "losers",
+                "闲家互结",
+                0,
+                ", ".join(lines) or "nothing",
+                payments=among.named(),
+                params={"transfers": transfers},
+            )
+        )
         return win_result(ctx, items, verdict.patterns[0])
 
     # ------------------------------------------------------------------ 包牌
-    def liability(self, hand: Hand, ctx: WinContext, seen: frozenset[str]) -> tuple[int | None, list[str]]:
-        """The discarder who pays for everyone (包牌), and why; only a win on a discard."""
+    def liability(self, hand: Hand, ctx: WinContext, seen: frozenset[str]) -> tuple[int | None, list[str], list[str]]:
+        """The discarder who pays for everyone (包牌), and why (text and reason codes); only a
+        win on a discard."""
         if ctx.source != "discard" or ctx.from_seat is None or ctx.tile is None:
-            return None, []
+            return None, [], []
         tile, discarder = ctx.tile, ctx.from_seat
         winner_melds = hand.players[ctx.seat].melds
         reasons: list[str] = []
+        codes: list[str] = []
         shown = [m for m in winner_melds if m.kind != KONG_CONCEALED]  # 暗杠不算亮出
         suits = {suit_of(_meld_face(m, self.de(hand))) for m in shown}
         one_suit = len(shown) >= 3 and len(suits) == 1 and is_suited(tile) and suit_of(tile) in suits
         if one_suit and "pure_one_suit" in seen:  # some reading is 清一色, necessarily of this suit
             reasons.append("清一色: three exposed sets of the suit")
+            codes.append("one_suit_exposed")
         if tile in DRAGONS and self._unseen(hand, tile, discarder):
             exposed_dragons = {m.tiles[0] for m in shown if m.kind != MELD_CHOW and m.tiles[0] in DRAGONS}
             if len(exposed_dragons) == 2 and tile not in exposed_dragons and seen & {"small_dragons", "big_dragons"}:
                 reasons.append("大三元/小三元: the third dragon, still unseen")
+                codes.append("third_dragon")
             if self._claims_to_ready(hand, discarder) >= 2:
                 reasons.append("an unseen dragon discarded two or more claims from ready")
-        return (discarder if reasons else None), reasons
+                codes.append("unseen_dragon_far_from_ready")
+        return (discarder if reasons else None), reasons, codes
 
     def _unseen(self, hand: Hand, tile: Tile, discarder: int) -> bool:
         """生: no copy shown before this discard (rivers, melds, the flipped tile)."""
@@ -320,7 +363,10 @@ class ZhedongDe(FlipsHeadTile):
         return min(shapes.shanten(c, w) for _, c, w in white_splits(p.counts, self.de(hand)))
 
     def settle_draw(self, hand: Hand) -> Result:
-        return draw_result([BreakdownItem("exhaustive_draw", "黄牌", 0, "no settlement; the deal passes to 南")])
+        item = BreakdownItem(
+            "exhaustive_draw", "黄牌", 0, "no settlement; the deal passes to 南", params={"next_dealer": "S"}
+        )
+        return draw_result([item])
 
     def next_dealer_offset(self, result: Result) -> int:
         # The dealer keeps the deal only by winning; otherwise 南 deals (黄牌 too).
@@ -347,19 +393,50 @@ def _meld_face(m: Meld, de: Tile) -> Tile:
 
 
 def _score_lines(seat: int, score: HandScore, winner: bool) -> list[BreakdownItem]:
+    """One player's points as breakdown lines, each marked with its ``seat``: the scoring sets
+    (和 points, tiles, 番), the patterns (番), the winner's bonus and the total."""
     who = f"{seat_name(seat)}{SEAT_CN[seat]}"
+    name = seat_name(seat)
     lines = [
         BreakdownItem(
-            f"{seat_name(seat)}:{i.key}", f"{who} {i.label} {i.tiles}", i.points, f"{i.fan}番" if i.fan else ""
+            f"{name}:{i.key}",
+            f"{who} {i.label} {i.tiles}",
+            i.points,
+            f"{i.fan}番" if i.fan else "",
+            unit="points",
+            params={"points": i.points, "fan": i.fan, "tiles": i.tiles},
+            seat=name,
         )
         for i in score.items
     ]
     for key, fan in score.patterns:
         label = PATTERN[key].label
         detail = "腊子" if key == "big_dragons" else f"{fan}番"
-        lines.append(BreakdownItem(f"{seat_name(seat)}:{key}", f"{who} {label}", fan, detail))
+        params: dict[str, object] = {"fan": fan}
+        if key == "big_dragons":
+            params["laizi"] = CAP
+        lines.append(
+            BreakdownItem(f"{name}:{key}", f"{who} {label}", fan, detail, unit="fan", params=params, seat=name)
+        )
     if winner:
-        lines.append(BreakdownItem(f"{seat_name(seat)}:win_bonus", f"{who} 和牌奖励", 10))
+        lines.append(
+            BreakdownItem(f"{name}:win_bonus", f"{who} 和牌奖励", 10, unit="points", params={"points": 10}, seat=name)
+        )
     label = f"{who} {'和家' if winner else '闲家'}牌点" + (" 腊子" if score.total >= CAP else "")
-    lines.append(BreakdownItem(f"{seat_name(seat)}:total", label, score.total, score.formula()))
+    total_params: dict[str, object] = {
+        "hand_points": score.points,
+        "win_bonus": WIN_BONUS if winner else 0,
+        "fan": score.fan,
+        "raw": score.raw,
+        "total": score.total,
+        "cap": CAP,
+        "laizi": score.total >= CAP,
+        "winner": winner,
+        "big_dragons": any(k == "big_dragons" for k, _ in score.patterns),
+    }
+    lines.append(
+        BreakdownItem(
+            f"{name}:total", label, score.total, score.formula(), unit="points", params=total_params, seat=name
+        )
+    )
     return lines

@@ -183,21 +183,34 @@ class ZhejiangCaishen(FlipsHeadTile):
             m = max(m, int(item.value))  # the largest applicable multiplier counts; they do not multiply
         ledger = Ledger()
         winner = ctx.seat
+        # params: base 底分, multiplier (the largest pattern's), amount each payer pays, payers.
+        params: dict[str, object] = {"base": base, "multiplier": m}
         if ctx.source == "self_draw":
             v = base * m
             ledger.each_pays(others(winner), winner, v)
             detail = f"each other player pays {v}"
+            params.update(rule="each_pays", amount=v, payers=[seat_name(s) for s in others(winner)])
         elif ctx.source == "discard":
             assert ctx.from_seat is not None
             v = base * m
             ledger.pay(ctx.from_seat, winner, v)
             detail = f"{seat_name(ctx.from_seat)} pays {v}"
+            params.update(rule="discarder_pays", amount=v, payers=[seat_name(ctx.from_seat)])
         else:  # 拉杠和: the kong declarer alone pays ×12 the plain discard-win value
             assert ctx.from_seat is not None
             v = base * opts["robbing_kong_multiplier"]
             ledger.pay(ctx.from_seat, winner, v)
             detail = f"{seat_name(ctx.from_seat)} pays {opts['robbing_kong_multiplier']} × {base} (承包)"
-        items.append(BreakdownItem("hand_value", "和牌", m, detail, payments=ledger.named()))
+            params.update(
+                rule="robbed_pays_all",
+                multiplier=opts["robbing_kong_multiplier"],
+                amount=v,
+                payers=[seat_name(ctx.from_seat)],
+            )
+        params["payee"] = seat_name(winner)
+        items.append(
+            BreakdownItem("hand_value", "和牌", m, detail, payments=ledger.named(), unit="multiplier", params=params)
+        )
         return win_result(ctx, items, verdict.patterns[0])
 
     def next_dealer_offset(self, result: Result) -> int:

@@ -1,0 +1,145 @@
+"""The hand-end dialog's score breakdown in the reader's language, in the browser.
+
+Finished hands of every rule set (simulated bot hands, wins and draws) are handed to the table
+page's own renderHandEnd (static/js/dialogs.js) as the table page receives them, in a page of the
+site in Chinese and in English, at desktop and phone sizes.  Checked on each:
+- an English breakdown line holds no Chinese character outside the tiles drawn as tiles, a
+  Chinese one no English word (a line never shows the engine's label/detail text);
+- no line worth nothing that moves nothing ("自摸 0 0番") is shown, unless it explains the hand;
+- every line's value says its unit, never a bare number with a letter (K, R);
+- the winning tile is marked in the winner's revealed hand;
+- the dialog fits the screen's width.
+Screenshots: var/test-artifacts/e2e-breakdown-<rule set>-<lang>-<size>.png.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from games.engine.bots import make_bot
+from games.engine.simulate import hand_seed, play_hand
+from games.engine.variants import all_variants
+from tests.e2e.browser import new_page, shot
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"desktop": (1366, 768), "phone": (390, 844), "phone-landscape": (844, 390)}
+LANGS = {"zh": "zh-CN", "en": "en-US"}
+CJK = re.compile(r"[\u3400-\u9fff]")
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+EXPLAINS = {"exhaustive_draw", "dealer", "contract", "false_win"}  # breakdown.js EXPLAINS
+
+
+def finished_hands(variant_key: str, wins: int = 3, draws: int = 1) -> list[dict[str, Any]]:
+    """A few finished hands of the rule set as the table page's frame (the public view of the
+    ended hand: revealed hands, the result), wins first."""
+    variant = next(v for v in all_variants() if v.key == variant_key)
+    found: list[dict[str, Any]] = []
+    want = {"win": wins, "draw": draws}
+    for i in range(120):
+        hand = play_hand(variant, hand_seed("breakdown-browser", i), [make_bot("greedy") for _ in range(4)]).hand
+        assert hand.result is not None
+        if want.get(hand.result.status, 0) <= 0:
+            continue
+        want[hand.result.status] -= 1
+        found.append(
+            {
+                "hand": {
+                    "id": i + 1,
+                    "number": 1,
+                    "status": "finished",
+                    "winds": {"0": "E", "1": "S", "2": "W", "3": "N"},
+                    "view": hand.public_view(),
+                    "seed_hash": hand.seed_hash,
+                    "deltas": None,
+                },
+                "seats": [{"name": f"P{n}"} for n in range(4)],
+                "table": {"stake": 1, "hands_total": 1, "hands_played": 1, "status": "finished", "scores": {}},
+                "you": 0,
+            }
+        )
+        if not any(want.values()):
+            break
+    assert found, f"no finished {variant_key} hand"
+    return found
+
+
+RENDER = """async (frame) => {
+  if (!document.querySelector("link[data-brk]")) {
+    const css = document.createElement("link");
+    css.rel = "stylesheet"; css.href = "/static/css/table.css"; css.dataset.brk = "1";
+    document.head.append(css);
+    await new Promise((ok) => { css.onload = ok; css.onerror = ok; });
+  }
+  let el = document.getElementById("mj-handend");
+  if (!el) {
+    el = document.createElement("div"); el.id = "mj-handend"; el.className = "overlay"; document.body.append(el);
+  }
+  const m = await import("/static/js/dialogs.js");
+  m.renderHandEnd(el, frame, { wallet: null, onClose() {} });
+  // Each breakdown line's text without the tiles drawn as tiles (their faces are pictures).
+  return [...el.querySelectorAll("#mj-breakdown tbody tr")].map((tr) => {
+    const copy = tr.cloneNode(true);
+    copy.querySelectorAll(".tile").forEach((t) => t.remove());
+    return { code: tr.dataset.code, text: copy.textContent, value: tr.querySelector(".bd-value").textContent,
+             payments: tr.querySelectorAll(".bd-pay .pay:not(.zero)").length,
+             tiles: tr.querySelectorAll(".tile").length };
+  });
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("variant", sorted(v.key for v in all_variants()))
+def test_hand_end_breakdown_in_the_readers_language(
+    server: str, chromium: Any, variant: str, lang: str, size: str
+) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(chromium, errors, lang=LANGS[lang])
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{server}/")
+    html_lang = page.get_attribute("html", "lang") or ""
+    assert html_lang.lower().startswith("en" if lang == "en" else "zh"), html_lang
+    for n, frame in enumerate(finished_hands(variant)):
+        lines = page.evaluate(RENDER, frame)
+        result = frame["hand"]["view"]["result"]
+        assert lines, f"{variant}: no breakdown line shown"
+        for line in lines:
+            text = line["text"]
+            where = f"{variant} {lang} {line['code']}: {text!r}"
+            if lang == "en":
+                assert not CJK.search(text), where
+            else:
+                assert not LATIN_WORD.search(text), where
+            assert not re.search(r"(?<![A-Za-z])[KRW](?![A-Za-z])", text), f"bare letter in {where}"
+            zero = re.fullmatch(r"\s*(×0|0番|0 fan|0分|0 pts|0)?\s*", line["value"]) is not None
+            if zero and not line["payments"]:
+                assert line["code"] in EXPLAINS, f"a line worth nothing is shown: {where}"
+        # The dialog leaves out exactly the engine's empty lines (worth nothing, moving nothing).
+        kept = [
+            b["code"]
+            for b in result["breakdown"]
+            if b["value"] or any(b.get("payments", {}).values()) or b["code"] in EXPLAINS
+        ]
+        assert [line["code"] for line in lines] == kept, variant
+        dialog = page.locator("#mj-handend .handend-dialog")
+        expect(dialog).to_be_visible()
+        box = dialog.bounding_box()
+        assert box is not None and box["x"] >= -1 and box["x"] + box["width"] <= width + 1, box
+        marked = page.locator("#mj-handend .he-tiles .tile.win-tile")
+        if result["status"] == "win" and result.get("win_tile"):
+            winner_row = page.locator("#mj-handend .he-hands tr.winner")
+            expect(winner_row.locator(".tile.win-tile")).to_have_count(1)
+            expect(marked).to_have_count(1)
+            assert marked.get_attribute("data-tile") == result["win_tile"]
+        else:
+            expect(marked).to_have_count(0)
+        if n == 0:
+            shot(page, f"e2e-breakdown-{variant}-{lang}-{size}.png")
+    assert not errors, errors
