@@ -30,6 +30,8 @@ const headInfoEl = document.getElementById("mj-head-info");
 const titleEl = document.getElementById("mj-title");
 const me = app.dataset.userId ? Number(app.dataset.userId) : null;
 const tableId = Number(app.dataset.tableId);
+// The rule set's name in the reader's language (the frames carry the engine's Chinese name).
+const variantName = (table) => app.dataset.variantName || table.variant_name;
 const lobbyUrl = app.dataset.lobbyUrl || "/tables/";
 
 const state = {
@@ -334,7 +336,7 @@ function renderInfo() {
   else conn = h("span", { class: "conn", id: "mj-conn" }, t("connecting"));
   const parts = [
     conn,
-    h("span", { class: "info-variant" }, `${table.variant_name} · #${table.id}`),
+    h("span", { class: "info-variant" }, `${variantName(table)} · #${table.id}`),
     h("span", {}, `${t("stake")} ${table.stake}`),
     hand ? h("span", {}, t("hand_no", { n: hand.number, total: table.hands_total })) : null,
   ];
@@ -358,7 +360,7 @@ function renderInfo() {
   }
   clear(infoEl, parts);
   // The header: the rule set's name (server-rendered) and where the match stands.
-  if (titleEl && table.variant_name) titleEl.textContent = table.variant_name;
+  if (titleEl && variantName(table)) titleEl.textContent = variantName(table);
   if (headInfoEl) {
     const bits = [`${t("stake")} ${table.stake}`];
     if (hand) bits.push(t("hand_no", { n: hand.number, total: table.hands_total }));
