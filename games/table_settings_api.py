@@ -1,7 +1,7 @@
 """``/api/table-settings/``: the signed-in player's table settings (issue 19 items 8-9).
 
 One row per account (``PlayerTableSettings``), made on first read, all off by default.  GET reads
-them; PATCH changes the named ones.  A body that names none of them, names a key that is not a
+them; PATCH (a JSON body) changes the named ones.  A body that names none of them, names a key that is not a
 setting, or gives a value that is not a JSON boolean is refused with 400 and changes nothing.
 Anonymous readers get 403 (the project's default authentication): watchers have no settings.
 """
@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -47,6 +48,8 @@ def settings_of(user: Any) -> PlayerTableSettings:
 class TableSettingsView(generics.RetrieveUpdateAPIView):
     serializer_class = TableSettingsSerializer
     http_method_names = ["get", "patch", "head", "options"]
+    # JSON only: a form would turn "0" into false, and the schema says a boolean (schemathesis).
+    parser_classes = [JSONParser]
 
     def get_object(self) -> PlayerTableSettings:
         return settings_of(self.request.user)
