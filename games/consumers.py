@@ -516,6 +516,8 @@ class TableConsumer(DirectDispatchConsumer):
             await self.channel_layer.group_send(group, event)
 
     async def table_emote(self, event: dict[str, Any]) -> None:
+        if self.version < 2:
+            return  # v1 promises the frame types it always had (docs/protocol.md, "Versions")
         frame = {"type": "emote", "position": event["position"], "code": event["code"]}
         if self.position is None and self.delay > 0:
             self._later(self.send_json, frame)  # watchers see the table late: the phrase with it
