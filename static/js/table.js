@@ -11,6 +11,7 @@ import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { TableSocket, apiGet, apiPost } from "./net.js";
 import { coarsePointer, oneTapOn, oneTapToggle, phoneLayout } from "./phone.js";
+import { TablePrefs, ask, discardQuestion, emotePicker, escapeRule, showBubble } from "./prefs.js";
 import { refusalText } from "./refusals.js";
 import { renderRoom } from "./room.js";
 import { questionLabel } from "./variant.js";
@@ -47,7 +48,7 @@ const state = {
 };
 
 const board = new Board(stage, {
-  onDiscard: (tile) => act({ do: "discard", tile }),
+  onDiscard: (tile) => discard(tile),
   onAction: (action) => act(action),
 });
 const roomEl = h("div", { class: "room", id: "mj-room", hidden: true });
@@ -67,6 +68,34 @@ app.append(dock, layer);
 const autoPlayEl = h("div", { class: "mj-autoplay", id: "mj-autoplay", hidden: true });
 document.getElementById("mj-head")?.append(autoPlayEl);
 
+// prefs: the account's table settings (gear panel), quick phrases, the leave control (prefs.js).
+const prefs = new TablePrefs({ signedIn: me !== null, onChange: () => fit(true) });
+const prefsBar = h("div", { class: "mj-prefs-bar", id: "mj-prefs-bar" });
+const emotes = emotePicker((code) => socket.send({ type: "emote", code }));
+const leaveBtn = h("button", { type: "button", class: "btn secondary", id: "mj-leave", hidden: true, onclick: () => leave() }, t("leave"));
+prefsBar.append(emotes, leaveBtn, prefs.gear);
+document.getElementById("mj-head")?.append(prefsBar);
+stage.append(prefs.panel);
+
+async function discard(tile) {
+  if (prefs.values.confirm_discard && !(await ask(confirmEl, { title: discardQuestion(tile), yes: t("discard"), id: "mj-confirm-discard" }))) return;
+  act({ do: "discard", tile });
+}
+
+async function leave() {
+  const table = state.frame.table;
+  const text = escapeRule(Number(app.dataset.escapeBases || 0), table.stake);
+  if (!(await ask(confirmEl, { title: t("leave_title"), text, yes: t("leave_confirm"), id: "mj-confirm-leave" }))) return;
+  await command("stand");
+}
+
+function renderPrefsBar(frame) {
+  const mine = me !== null ? frame.seats.find((s) => s.user_id === me) : null;
+  const seated = Boolean(mine) && frame.you !== null && frame.you !== undefined;
+  emotes.hidden = !seated;
+  leaveBtn.hidden = !(seated && frame.table.status === "playing" && !mine.left);
+}
+
 let roomCountdown = null;
 let preHandClock = null;
 let nextHandEl = null;
@@ -76,6 +105,10 @@ let matchFinished = false;
 const socket = new TableSocket(app.dataset.wsPath, {
   onFrame: receive,
   onMessage: (msg) => {
+    if (msg.type === "emote") {
+      showBubble(stage, msg.position, msg.code);
+      return;
+    }
     if (msg.type === "refused" || msg.type === "error") state.autoPlayPending = false;
     if (msg.type === "refused") {
       state.pending = false;
@@ -105,6 +138,10 @@ function receive(frame) {
     if (e.kind === "discard") state.lastDiscard = e.seat;
   }
   if (frame.type === "snapshot" && frame.hand?.view?.window) state.lastDiscard = frame.hand.view.window.seat;
+  // Sounds (off unless the account switched them on): the step's events, and "your turn".
+  const canDiscard = (f) => Boolean((f?.hand?.view?.legal_actions || []).some((a) => a.do === "discard"));
+  const youWind = frame.hand?.view?.seat ?? null;
+  if (frame.type !== "snapshot") prefs.play(frame.events, youWind, canDiscard(frame) && !canDiscard(prev));
   state.frame = frame;
   state.receivedAt = performance.now();
   state.pending = false;
@@ -267,6 +304,7 @@ function render() {
     deadlineAt: hand?.deadline_in_ms ?? null,
   });
 
+  renderPrefsBar(frame);
   renderAutoPlay(autoPlayEl, frame, { pending: state.autoPlayPending, onSwitch: switchAutoPlay });
 
   if (waiting) {
@@ -385,10 +423,10 @@ function place(phone) {
   if (phone) {
     dockBar.append(board.prompt, board.actions, oneTap);
     dock.append(board.picker, board.strips[0]);
-    layer.append(handEndEl, preHandEl, confirmEl, toasts);
+    layer.append(handEndEl, preHandEl, confirmEl, prefs.panel, toasts);
     wrap.before(roomEl);
   } else {
-    stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, handEndEl, preHandEl, confirmEl, toasts);
+    stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, handEndEl, preHandEl, confirmEl, prefs.panel, toasts);
     document.getElementById("mj-head")?.append(oneTap);
   }
 }
