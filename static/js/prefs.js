@@ -64,7 +64,9 @@ export class TablePrefs {
   async load() {
     try {
       Object.assign(this.values, await apiGet("/api/table-settings/"));
-      this.applyOneTap();
+      // The account's "on" starts the device's one-tap switch; an "off" leaves the device's own
+      // choice (phone.js) alone until the player saves the panel.
+      if (this.values.one_tap_discard) this.applyOneTap();
       this.onChange(this.values);
     } catch {
       // the defaults (all off) stay
