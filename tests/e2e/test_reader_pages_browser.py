@@ -37,7 +37,7 @@ def open_page(pw: Any, lang: str, size: str) -> tuple[Any, Any, list[str]]:
     page = browser.new_context(viewport={"width": width, "height": height}, locale=LANGS[lang]).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)  # a loaded CI machine: the replay builds every step first
     return browser, page, errors
 
 
