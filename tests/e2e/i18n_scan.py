@@ -20,7 +20,22 @@ from typing import Any
 
 # Words a zh-Hans page may show in Latin letters: the product's name, the API's, the language
 # switch's "English", units and formats.
-LATIN_ALLOWED = frozenset({"caishen", "api", "english", "sha", "json", "jsonl", "csv", "id", "ok", "url", "utf"})
+LATIN_ALLOWED = frozenset(
+    {
+        "caishen",
+        "api",
+        "english",
+        "sha",
+        "json",
+        "jsonl",
+        "lines",  # "JSON Lines" is the export format's name
+        "csv",
+        "id",
+        "ok",
+        "url",
+        "utf",
+    }
+)
 # Characters an English page may show in Chinese: the product's name and the wild-tile families
 # the rule sets are named for (财神 / 得 / 金), as the home page's introduction does.
 CJK_ALLOWED = frozenset("财神得金")

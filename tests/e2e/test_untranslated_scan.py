@@ -24,15 +24,20 @@ pytestmark = pytest.mark.e2e
 
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 LOCALES = {"zh": "zh-CN", "en": "en-US"}
-# The tournaments index is the `brk` branch's but already passes here: checked as ours.
-MINE = ["signup", "home", "table-waiting", "table-hand-end", "lobby", "wallet", "profile", "tournaments"]
-OTHERS = {
-    # The create form's own words are translated; its rule-set option labels and help are the
-    # rules' house-option wording.
-    "create": "the rule sets' option labels are the `rules` branch's (issue 19 item 3)",
-    "rules": "the rules pages are the `rules` branch's (issue 19 item 3)",
-    "replay": "the replay viewer is the `brk` branch's (issue 19 item 4)",
-}
+# Every page of the newcomer's path, each its own test.
+PAGES = [
+    "signup",
+    "home",
+    "create",
+    "table-waiting",
+    "table-hand-end",
+    "lobby",
+    "wallet",
+    "profile",
+    "rules",
+    "replay",
+    "tournaments",
+]
 
 
 def walk(browser: Any, base: str, lang: str, size: str) -> tuple[Scan, dict[str, Any]]:
@@ -97,19 +102,11 @@ def walked(request: pytest.FixtureRequest, server: str) -> Iterator[tuple[Scan, 
     yield result
 
 
-@pytest.mark.parametrize("name", MINE)
+@pytest.mark.parametrize("name", PAGES)
 def test_the_page_is_all_in_its_language(walked: tuple[Scan, dict[str, Any]], name: str) -> None:
     scan, facts = walked
     assert scan.offenders(name) == [], f"{name} ({scan.lang}) shows: {scan.offenders(name)}\nall: {scan.report()}"
     assert facts["errors"] == []
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(name, marks=pytest.mark.xfail(reason=why, strict=False)) for name, why in OTHERS.items()]
-)
-def test_the_other_areas_pages_are_all_in_their_language(walked: tuple[Scan, dict[str, Any]], name: str) -> None:
-    scan, _facts = walked
-    assert scan.offenders(name) == [], f"{name} ({scan.lang}) shows: {scan.offenders(name)}"
 
 
 def test_the_table_page_lists_its_finished_hand_with_its_replay(walked: tuple[Scan, dict[str, Any]]) -> None:
