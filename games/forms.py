@@ -77,7 +77,7 @@ class TableForm(forms.Form):
     )
     options_for = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-options-for": ""}))
     stake = forms.IntegerField(
-        label=_("Stake (底分)"),
+        label=_("Stake"),
         initial=1,
         min_value=1,
         max_value=STAKE_MAX,
