@@ -27,12 +27,20 @@ VARIANT_NAMES = [v.display_name for v in all_variants()]
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 LOCALES = {"zh": "zh-CN", "en": "en-US"}
 # The tournaments index is the `brk` branch's but already passes here: checked as ours.
-MINE = ["signup", "home", "table-waiting", "table-hand-end", "lobby", "wallet", "profile", "tournaments"]
+# The create form and rules index are the `rules` branch's, merged: checked as ours too.
+MINE = [
+    "signup",
+    "home",
+    "create",
+    "table-waiting",
+    "table-hand-end",
+    "lobby",
+    "wallet",
+    "profile",
+    "rules",
+    "tournaments",
+]
 OTHERS = {
-    # The create form's own words are translated; its rule-set option labels and help are the
-    # rules' house-option wording.
-    "create": "the rule sets' option labels are the `rules` branch's (issue 19 item 3)",
-    "rules": "the rules pages are the `rules` branch's (issue 19 item 3)",
     "replay": "the replay viewer is the `brk` branch's (issue 19 item 4)",
 }
 
