@@ -34,6 +34,7 @@ from games.engine.state import SEATS, Event
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, Table
 from games.refusal_text import refusal_text
+from games.rules.rule_set_names import rule_set_name
 from games.views import LISTED_STATUSES, with_seat_counts
 from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 from mahjong_platform.serializers import StrictJSONTypes
@@ -101,7 +102,7 @@ class TableSerializer(serializers.ModelSerializer):
 
     def get_variant_name(self, table: Table) -> str:
         try:
-            return get_variant(table.variant).display_name
+            return rule_set_name(get_variant(table.variant).key)
         except ValueError:
             return table.variant
 

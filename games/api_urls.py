@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import api
+from games import api, table_settings_api
 
 app_name = "games_api"
 
@@ -20,5 +20,6 @@ urlpatterns = [
     path("hands/<int:pk>/", api.HandView.as_view(), name="hand"),
     path("hands/<int:pk>/replay.jsonl", api.HandReplayView.as_view(), name="hand_replay"),
     path("hands/<int:pk>/verify/", api.HandVerifyView.as_view(), name="hand_verify"),
+    path("table-settings/", table_settings_api.TableSettingsView.as_view(), name="table_settings"),
     path("replays/check/", api.ReplayCheckView.as_view(), name="replay_check"),
 ]

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from games import access, dbqueue, services, spectating
+from games import access, dbqueue, emotes, services, spectating
 from games.deltas import apply_delta, as_update, chains, state_of
 from games.fanout import OUTBOX, public_group, seat_group, seat_holder, table_changed
 from games.frame_cache import HISTORY, Received
@@ -397,6 +397,8 @@ class TableConsumer(DirectDispatchConsumer):
             await self.choose(content)
         elif kind == "autoplay":
             await self.autoplay(content)
+        elif kind == "emote":
+            await self.emote(content)
         else:
             await self.send_json(
                 _refusal(
@@ -486,6 +488,41 @@ class TableConsumer(DirectDispatchConsumer):
             await self.send_json(
                 _refusal("refused", "the server could not switch 托管: try again", "server_failed_autoplay")
             )
+
+    async def emote(self, content: dict[str, Any]) -> None:
+        """``{"type": "emote", "code"}``: a quick phrase from a seat to everyone at the table (games.emotes)."""
+        if self.position is None:
+            await self.send_json(_refusal("refused", "spectators cannot send quick phrases", "spectator_cannot_emote"))
+            return
+        code = content.get("code")
+        if not isinstance(code, str) or code not in emotes.CODES:
+            await self.send_json(
+                _refusal("refused", f"no such quick phrase {_quoted(code)}", "unknown_emote", {"code": _quoted(code)})
+            )
+            return
+        if not emotes.allow(self.table_id, self.position):
+            await self.send_json(
+                _refusal(
+                    "refused",
+                    "too many quick phrases: wait a moment",
+                    "emote_rate",
+                    {"count": emotes.RATE_COUNT, "seconds": int(emotes.RATE_WINDOW)},
+                )
+            )
+            return
+        event = {"type": "table.emote", "position": self.position, "code": code}
+        groups = [seat_group(self.table_id, p) for p in range(4)] + [public_group(self.table_id)]
+        for group in groups:
+            await self.channel_layer.group_send(group, event)
+
+    async def table_emote(self, event: dict[str, Any]) -> None:
+        if self.version < 2:
+            return  # v1 promises the frame types it always had (docs/protocol.md, "Versions")
+        frame = {"type": "emote", "position": event["position"], "code": event["code"]}
+        if self.position is None and self.delay > 0:
+            self._later(self.send_json, frame)  # watchers see the table late: the phrase with it
+            return
+        await self.send_json(frame)
 
     async def ping(self, content: dict[str, Any]) -> None:
         # Every browser pings every 10 s: a seated player's ping reads only the hand's seq (one

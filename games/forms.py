@@ -17,6 +17,7 @@ from games.engine.variants import all_variants, get_variant
 from games.engine.variants.base import Variant
 from games.models import ROOM_CODE_ALPHABET, Table
 from games.rules import option_text
+from games.rules.rule_set_names import rule_set_name
 from mahjong_platform.limits import STAKE_MAX
 
 OPTION_PREFIX = "opt_"
@@ -62,7 +63,7 @@ def form_options(variant: Variant) -> list[Option]:
 
 
 def variant_choices() -> list[tuple[str, str]]:
-    return [(v.key, v.display_name) for v in all_variants()]
+    return [(v.key, rule_set_name(v.key)) for v in all_variants()]
 
 
 class TableForm(forms.Form):

@@ -166,3 +166,29 @@ class HandStart(models.Model):
 
     hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="start")
     snapshot = models.JSONField()
+
+
+class PlayerTableSettings(models.Model):
+    """One account's table-page settings (issue 19 items 8-9), remembered across browsers.
+
+    All off by default.  ``auto_pass_claims``, ``auto_win`` and ``tsumogiri`` are acted on by the
+    server (games.table_settings) so that they work under lag and keep claim protection's uniform
+    pause; ``sound``, ``confirm_discard`` and ``one_tap_discard`` are read by the table page.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_settings")
+    sound = models.BooleanField(default=False)
+    auto_pass_claims = models.BooleanField(default=False)
+    auto_win = models.BooleanField(default=False)
+    tsumogiri = models.BooleanField(default=False)  # 摸切: discard the drawn tile when nothing else is offered
+    confirm_discard = models.BooleanField(default=False)
+    one_tap_discard = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    FIELDS = ("sound", "auto_pass_claims", "auto_win", "tsumogiri", "confirm_discard", "one_tap_discard")
+
+    def __str__(self) -> str:
+        return f"table settings of user {self.user_id}"
+
+    def as_dict(self) -> dict[str, bool]:
+        return {name: bool(getattr(self, name)) for name in self.FIELDS}

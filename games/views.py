@@ -27,6 +27,7 @@ from games.forms import JoinForm, LobbyFilterForm, TableForm, option_sets, varia
 from games.models import Hand, Table
 from games.refusal_text import refusal_text
 from games.rules import option_text, player_text
+from games.rules.rule_set_names import rule_set_name
 
 LISTED_STATUSES = (Table.WAITING, Table.PLAYING)
 
@@ -53,10 +54,9 @@ def my_tables(user: Any) -> QuerySet[Table]:
 
 def rows(tables: QuerySet[Table], limit: int) -> list[Table]:
     """The lobby's rows: seat counts annotated, each with its rule set's display name."""
-    names = {v.key: v.display_name for v in all_variants()}
     out = list(with_seat_counts(tables)[:limit])
     for t in out:
-        t.variant_name = names.get(t.variant, t.variant)  # type: ignore[attr-defined]
+        t.variant_name = rule_set_name(t.variant)  # type: ignore[attr-defined]
     return out
 
 
@@ -345,7 +345,7 @@ def hand_replay(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "games/replay_withheld.html", {"hand": row}, status=403)
     except replay.NotReplayable:
         raise Http404("this hand has no replay") from None
-    data["header"]["variant_name"] = get_variant(row.table.variant).display_name
+    data["header"]["variant_name"] = rule_set_name(row.table.variant)
     data["header"]["winds"] = {str(p): "ESWN"[row.engine_seat(p)] for p in range(4)}
     data["header"]["names"] = {
         str(s.position): (

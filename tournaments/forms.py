@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.variants import all_variants
+from games.rules.rule_set_names import rule_set_name
 from mahjong_platform.limits import STAKE_MAX
 from tournaments.models import Tournament
 
@@ -27,4 +28,4 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         variant = self.fields["variant"]
         assert isinstance(variant, forms.ChoiceField)
-        variant.choices = [(v.key, v.display_name) for v in all_variants()]
+        variant.choices = [(v.key, rule_set_name(v.key)) for v in all_variants()]

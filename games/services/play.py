@@ -35,10 +35,10 @@ from games.engine import Hand as EngineHand
 from games.engine.bots import GreedyBot
 from games.engine.refusals import refuse
 from games.engine_cache import ENGINES
-from games.models import Hand, HandAction, HandEvent, Seat, Table
+from games.models import Hand, HandAction, HandEvent, PlayerTableSettings, Seat, Table
 from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.protocol import parse_action, render_state
-from games.services import locks, settlement
+from games.services import locks, presets, settlement
 from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
     Refused,
@@ -88,9 +88,40 @@ class HandStep:
     now: datetime = field(default_factory=lambda: timezone.now())  # (looked up per step: test clocks)
     # (action, number of events it produced): the HandAction log that replays need.
     actions: list[tuple[Action, int]] = field(default_factory=list)
+    # The people's automatic table settings by user id (see prefs), read on first need.
+    _prefs: dict[int, PlayerTableSettings] | None = field(default=None, repr=False)
 
     def seat_at(self, engine_seat: int) -> Seat:
         return self.seats[self.row.position_of(engine_seat)]
+
+    def prefs(self, engine_seat: int) -> PlayerTableSettings | None:
+        """The seat's player's automatic table settings (games.services.presets), read once per
+        step and only when a person owes a decision."""
+        if self._prefs is None:
+            self._prefs = presets.load(s.user_id for s in self.seats if not s.is_bot)
+        seat = self.seat_at(engine_seat)
+        return self._prefs.get(seat.user_id) if seat.user_id is not None else None
+
+    def claims_for_real(self, engine_seat: int) -> bool:
+        """A claim the seat waits to decide on: it has one and does not auto-pass."""
+        return self.has_claim(engine_seat) and not presets.passes_claims(self.prefs(engine_seat))
+
+    def preset_applied(self, people: list[int]) -> bool:
+        """Take the first immediate automatic action (auto-win, 摸切) of these people, if any."""
+        t = self.turn()
+        answered = self.row.window_answers or {}
+        for s in people:
+            action = presets.immediate_action(t, s, self.prefs(s))
+            if action is None or str(s) in answered:
+                continue
+            if t.in_window and self.protected_window():
+                if self.record_answer(action):  # kept like a person's answer; a win takes the tile
+                    self.apply_recorded(pass_the_rest=True)
+                    return True
+                continue
+            self.apply(action)
+            return True
+        return False
 
     def automatic(self, engine_seat: int) -> bool:
         s = self.seat_at(engine_seat)
@@ -189,6 +220,8 @@ class HandStep:
                         self.apply(self.bot_action(s))
                 if self.pending() != people:
                     continue
+                if self.preset_applied(people):
+                    continue
                 if self.engine.phase != CLAIM:
                     self.row.deadline_at = self.now + timedelta(seconds=self.row.table.turn_seconds)
                     return
@@ -198,7 +231,7 @@ class HandStep:
                     opened = self.row.window_opened_at or self.now
                     self.row.deadline_at = opened + timedelta(seconds=self.row.table.claim_seconds)
                     return
-                if any(self.has_claim(s) for s in people):
+                if any(self.claims_for_real(s) for s in people):
                     self.row.deadline_at = self.now + timedelta(seconds=self.row.table.claim_seconds)
                     return
                 # Weaker protection (CAISHEN_CLAIM_PROTECTION=pause, or a lone person at the
@@ -417,7 +450,7 @@ def timed_out(row: Hand, now: datetime) -> None:
         default = step.turn().default(engine_seat)
         if default is None:
             continue
-        counts_as_timeout = step.engine.phase != CLAIM or step.has_claim(engine_seat)
+        counts_as_timeout = step.engine.phase != CLAIM or step.claims_for_real(engine_seat)
         step.apply(default)
         if not counts_as_timeout:
             continue  # the uniform pass of a seat with nothing to claim

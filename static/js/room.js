@@ -75,7 +75,7 @@ export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft }) {
 
   clear(
     el,
-    h("h2", { class: "room-title" }, t("waiting_room"), h("span", { class: "room-variant" }, ` · ${table.variant_name}`)),
+    h("h2", { class: "room-title" }, t("waiting_room"), h("span", { class: "room-variant" }, ` · ${document.getElementById("mj-app")?.dataset.variantName || table.variant_name}`)),
     h(
       "p",
       { class: "room-stake" },

@@ -11,6 +11,7 @@ import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { TableSocket, apiGet, apiPost } from "./net.js";
 import { coarsePointer, oneTapOn, oneTapToggle, phoneLayout } from "./phone.js";
+import { TablePrefs, ask, discardQuestion, emotePicker, escapeRule, showBubble } from "./prefs.js";
 import { refusalText } from "./refusals.js";
 import { renderRoom } from "./room.js";
 import { hideNotice, inviteControl, noteFinishedHand, showUnseated, unseatedByCountdown } from "./table_notes.js";
@@ -30,6 +31,8 @@ const headInfoEl = document.getElementById("mj-head-info");
 const titleEl = document.getElementById("mj-title");
 const me = app.dataset.userId ? Number(app.dataset.userId) : null;
 const tableId = Number(app.dataset.tableId);
+// The rule set's name in the reader's language (the frames carry the engine's Chinese name).
+const variantName = (table) => app.dataset.variantName || table.variant_name;
 const lobbyUrl = app.dataset.lobbyUrl || "/tables/";
 
 const state = {
@@ -49,7 +52,7 @@ const state = {
 };
 
 const board = new Board(stage, {
-  onDiscard: (tile) => act({ do: "discard", tile }),
+  onDiscard: (tile) => discard(tile),
   onAction: (action) => act(action),
 });
 const roomEl = h("div", { class: "room", id: "mj-room", hidden: true });
@@ -70,6 +73,34 @@ const autoPlayEl = h("div", { class: "mj-autoplay", id: "mj-autoplay", hidden: t
 document.getElementById("mj-head")?.append(autoPlayEl);
 
 const inviteInfo = inviteControl(app.dataset.inviteUrl || "");
+// prefs: the account's table settings (gear panel), quick phrases, the leave control (prefs.js).
+const prefs = new TablePrefs({ signedIn: me !== null, onChange: () => fit(true) });
+const prefsBar = h("div", { class: "mj-prefs-bar", id: "mj-prefs-bar" });
+const emotes = emotePicker((code) => socket.send({ type: "emote", code }));
+const leaveBtn = h("button", { type: "button", class: "btn secondary", id: "mj-leave", hidden: true, onclick: () => leave() }, t("leave"));
+prefsBar.append(emotes, leaveBtn, prefs.gear);
+document.getElementById("mj-head")?.append(prefsBar);
+stage.append(prefs.panel);
+
+async function discard(tile) {
+  if (prefs.values.confirm_discard && !(await ask(confirmEl, { title: discardQuestion(tile), yes: t("discard"), id: "mj-confirm-discard" }))) return;
+  act({ do: "discard", tile });
+}
+
+async function leave() {
+  const table = state.frame.table;
+  const text = escapeRule(Number(app.dataset.escapeBases || 0), table.stake);
+  if (!(await ask(confirmEl, { title: t("leave_title"), text, yes: t("leave_confirm"), id: "mj-confirm-leave" }))) return;
+  await command("stand");
+}
+
+function renderPrefsBar(frame) {
+  const mine = me !== null ? frame.seats.find((s) => s.user_id === me) : null;
+  const seated = Boolean(mine) && frame.you !== null && frame.you !== undefined;
+  emotes.hidden = !seated;
+  leaveBtn.hidden = !(seated && frame.table.status === "playing" && !mine.left);
+}
+
 let roomCountdown = null;
 let preHandClock = null;
 let nextHandEl = null;
@@ -79,6 +110,10 @@ let matchFinished = false;
 const socket = new TableSocket(app.dataset.wsPath, {
   onFrame: receive,
   onMessage: (msg) => {
+    if (msg.type === "emote") {
+      showBubble(stage, msg.position, msg.code);
+      return;
+    }
     if (msg.type === "refused" || msg.type === "error") state.autoPlayPending = false;
     if (msg.type === "refused") {
       state.pending = false;
@@ -112,6 +147,10 @@ function receive(frame) {
   if (unseatedByCountdown(prev, frame, me, state.standing)) showUnseated(frame.table.owner_id === me);
   if (me !== null && frame.seats?.some((s) => s.user_id === me)) hideNotice();
   noteFinishedHand(frame);
+  // Sounds (off unless the account switched them on): the step's events, and "your turn".
+  const canDiscard = (f) => Boolean((f?.hand?.view?.legal_actions || []).some((a) => a.do === "discard"));
+  const youWind = frame.hand?.view?.seat ?? null;
+  if (frame.type !== "snapshot") prefs.play(frame.events, youWind, canDiscard(frame) && !canDiscard(prev));
   state.frame = frame;
   state.receivedAt = performance.now();
   state.pending = false;
@@ -278,6 +317,7 @@ function render() {
     deadlineAt: hand?.deadline_in_ms ?? null,
   });
 
+  renderPrefsBar(frame);
   renderAutoPlay(autoPlayEl, frame, { pending: state.autoPlayPending, onSwitch: switchAutoPlay });
 
   if (waiting) {
@@ -334,7 +374,7 @@ function renderInfo() {
   else conn = h("span", { class: "conn", id: "mj-conn" }, t("connecting"));
   const parts = [
     conn,
-    h("span", { class: "info-variant" }, `${table.variant_name} · #${table.id}`),
+    h("span", { class: "info-variant" }, `${variantName(table)} · #${table.id}`),
     h("span", {}, `${t("stake")} ${table.stake}`),
     hand ? h("span", {}, t("hand_no", { n: hand.number, total: table.hands_total })) : null,
   ];
@@ -358,7 +398,7 @@ function renderInfo() {
   }
   clear(infoEl, parts);
   // The header: the rule set's name (server-rendered) and where the match stands.
-  if (titleEl && table.variant_name) titleEl.textContent = table.variant_name;
+  if (titleEl && variantName(table)) titleEl.textContent = variantName(table);
   if (headInfoEl) {
     const bits = [`${t("stake")} ${table.stake}`];
     if (hand) bits.push(t("hand_no", { n: hand.number, total: table.hands_total }));
@@ -397,10 +437,10 @@ function place(phone) {
   if (phone) {
     dockBar.append(board.prompt, board.actions, oneTap);
     dock.append(board.picker, board.strips[0]);
-    layer.append(handEndEl, preHandEl, confirmEl, toasts);
+    layer.append(handEndEl, preHandEl, confirmEl, prefs.panel, toasts);
     wrap.before(roomEl);
   } else {
-    stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, handEndEl, preHandEl, confirmEl, toasts);
+    stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, handEndEl, preHandEl, confirmEl, prefs.panel, toasts);
     document.getElementById("mj-head")?.append(oneTap);
   }
 }

@@ -72,7 +72,7 @@ def test_posting_another_rule_set_than_the_options_shows_its_options(client_in: 
     assert response.status_code == 200
     assert not Table.objects.exists()
     html = response.content.decode()
-    assert "data-switched" in html and "These are the options of 东北麻将" in html
+    assert "data-switched" in html and "These are the options of Northeast Mahjong" in html
     live = html.split('id="create-options"', 1)[1].split("<legend>Table</legend>", 1)[0]
     for option in form_options(get_variant("dongbei")):
         assert f'name="opt_{option.key}"' in live

@@ -76,7 +76,7 @@ def test_the_lobby_lists_public_tables_and_filters_them(client: Any, users: list
 
     assert row_ids(html) == {waiting.pk, playing.pk}
     row = re.search(rf'<tr data-table="{waiting.pk}".*?</tr>', html, re.S).group(0)  # type: ignore[union-attr]
-    assert "财神麻将" in row and ">3<" in row and ">8<" in row and "0 / 4" in row and "Waiting" in row
+    assert "Caishen Mahjong" in row and ">3<" in row and ">8<" in row and "0 / 4" in row and "Waiting" in row
     assert reverse("games:table", args=[waiting.pk]) in row
     playing_row = re.search(rf'<tr data-table="{playing.pk}".*?</tr>', html, re.S).group(0)  # type: ignore[union-attr]
     assert "4 / 4" in playing_row and "Playing" in playing_row

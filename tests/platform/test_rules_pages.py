@@ -15,6 +15,7 @@ from django.utils.html import escape
 from games import rules
 from games.engine.variants import all_variants, get_variant
 from games.rules import option_text
+from games.rules.rule_set_names import NAMES
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
@@ -31,7 +32,7 @@ def test_the_rules_index_lists_every_rule_set(client: Any) -> None:
 
     for variant in all_variants():
         assert f'data-variant="{variant.key}"' in html
-        assert escape(variant.display_name) in html
+        assert escape(NAMES[variant.key].en) in html  # the reader's (English) name, not the engine's
         assert reverse("games:rule", args=[variant.key]) in html
 
 

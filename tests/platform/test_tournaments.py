@@ -309,3 +309,29 @@ def test_the_organiser_api(organiser: Any) -> None:
     assert manage(api, do="start_round").json()["status"] == "running"
     detail = stranger.get(f"/api/tournaments/{pk}/").json()
     assert detail["my_table"] is not None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "rounds", "hands", "want"),
+    [
+        ("en", 1, 1, "1 round of 1 hand"),
+        ("en", 3, 2, "3 rounds of 2 hands"),
+        ("zh-hans", 1, 1, "共 1 轮，每轮 1 局"),
+        ("zh-hans", 3, 2, "共 3 轮，每轮 2 局"),
+    ],
+)
+def test_the_event_page_counts_rounds_and_hands_in_words_that_agree(
+    client: Any, lang: str, rounds: int, hands: int, want: str
+) -> None:
+    """Issue 19 item 10: never "1 hands"."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments import services as events
+
+    organiser = get_user_model().objects.create_user(f"org-{lang}-{rounds}", password="pw-123456")
+    cup = events.create_tournament(organiser, "Cup", "zhejiang_caishen", {}, rounds=rounds, hands_per_round=hands)
+    events.open_registration(cup.pk, organiser)  # a draft is the organiser's alone
+    html = client.get(f"/tournaments/{cup.pk}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert want in " ".join(html.split())
+    assert "1 hands" not in html and "1 rounds" not in html

@@ -8,7 +8,7 @@ from django import template
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.variants import all_variants
+from games.rules import rule_set_names as names
 
 register = template.Library()
 
@@ -42,8 +42,7 @@ TIE_BREAKS: tuple[Promise, ...] = (
 @register.filter
 def rule_set_name(key: str) -> str:
     """A rule set's display name (its key only if no rule set has it any more)."""
-    names = {v.key: v.display_name for v in all_variants()}
-    return names.get(key, key)
+    return names.rule_set_name(key)
 
 
 @register.filter

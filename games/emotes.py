@@ -1,0 +1,49 @@
+"""Quick phrases at the table (issue 19 item 9): a fixed list sent by code, never free text.
+
+Nothing to moderate: a client sends ``{"type": "emote", "code": "thanks"}``, the server checks the
+code against :data:`CODES` and the seat's rate, and every reader of the table (seats and watchers)
+gets ``{"type": "emote", "position": chair, "code": code}``; each browser shows it in its own
+language (static/js/i18n.js, ``emote.<code>``).
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+
+# The phrases, by code (the order the table page lists them).
+CODES: tuple[str, ...] = (
+    "hello",  # 你好
+    "hurry",  # 快点吧
+    "well_played",  # 打得好
+    "thanks",  # 谢谢
+    "sorry",  # 不好意思
+    "good_luck",  # 祝你好运
+    "nice_tile",  # 好牌
+    "oops",  # 哎呀
+    "again",  # 再来一局
+    "bye",  # 再见
+)
+
+# Per seat: at most RATE_COUNT emotes in any RATE_WINDOW seconds.  Kept per process: a seat's
+# sockets normally share one process, and the socket's own token bucket bounds the rest.
+RATE_COUNT = 3
+RATE_WINDOW = 10.0
+_recent: dict[tuple[int, int], collections.deque[float]] = collections.defaultdict(collections.deque)
+
+
+def allow(table_id: int, position: int, now: float | None = None) -> bool:
+    """Whether chair ``position`` of the table may send an emote now (and count it if so)."""
+    now = time.monotonic() if now is None else now
+    sent = _recent[(table_id, position)]
+    while sent and now - sent[0] >= RATE_WINDOW:
+        sent.popleft()
+    if len(sent) >= RATE_COUNT:
+        return False
+    sent.append(now)
+    return True
+
+
+def reset() -> None:
+    """Forget every seat's count (tests)."""
+    _recent.clear()

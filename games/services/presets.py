@@ -1,0 +1,55 @@
+"""The server's side of a player's table settings (issue 19 item 8): auto-win, 摸切, auto-pass.
+
+Taken by the server, not the page, so that they work under lag and keep claim protection whole
+(docs/ui.md, "Table settings").  What is decided here:
+
+- **auto-win** (``auto_win``): a legal win is taken the moment it is offered — on one's own turn
+  (自摸) or in a claim window (a win on the discard).
+- **摸切** (``tsumogiri``): on one's own turn, when every legal action is a discard (no win, no
+  kong), the tile just drawn is discarded at once.
+- **auto-pass** (``auto_pass_claims``): a claim window the seat could claim in is treated as if it
+  had nothing to claim: it passes after the uniform pause (or at the protected window's one
+  deadline), never sooner — a quicker answer would tell the others who held a claim — and the
+  pass is not counted as a timeout.  Until then the player's own answer is taken as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.engine import Action, Turn
+from games.engine.state import DISCARD, WIN
+from games.models import PlayerTableSettings
+
+AUTOMATIC_FIELDS = ("auto_pass_claims", "auto_win", "tsumogiri")
+
+
+def load(user_ids: Iterable[int | None]) -> dict[int, PlayerTableSettings]:
+    """The settings rows of these users that switch on any automatic action, by user id."""
+    ids = [u for u in user_ids if u is not None]
+    if not ids:
+        return {}
+    rows = PlayerTableSettings.objects.filter(user_id__in=ids).only("user_id", *AUTOMATIC_FIELDS)
+    return {r.user_id: r for r in rows if r.auto_pass_claims or r.auto_win or r.tsumogiri}
+
+
+def immediate_action(t: Turn, seat: int, prefs: PlayerTableSettings | None) -> Action | None:
+    """The action the seat's settings take for it now, at once (auto-win, 摸切), if any."""
+    if prefs is None or seat not in t.legal or t.asked:
+        return None
+    legal = t.legal[seat]
+    if prefs.auto_win:
+        win = next((a for a in legal if a.kind == WIN), None)
+        if win is not None:
+            return win
+    if prefs.tsumogiri and not t.in_window and seat == t.hand.turn:
+        drawn = t.hand.players[seat].drawn
+        if drawn is not None and all(a.kind == DISCARD for a in legal):
+            own = Action(seat, DISCARD, drawn)
+            if own in legal:
+                return own
+    return None
+
+
+def passes_claims(prefs: PlayerTableSettings | None) -> bool:
+    return prefs is not None and prefs.auto_pass_claims
