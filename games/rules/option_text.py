@@ -106,7 +106,7 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
                 "36912": W("3、6、9、12", "3, 6, 9, 12"),
             },
         ),
-        "follow_wind": OptionWords(W("跟风计分", "Score following winds (跟风)"), None, YES_NO),
+        "follow_wind": OptionWords(W("跟风计分", "Score following winds"), None, YES_NO),
         "no_red_green": OptionWords(
             W("去掉红中、发财（128 张）", "Without red and green dragons (128 tiles)"), None, YES_NO
         ),
@@ -121,7 +121,7 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
             {4: W("4 手", "4 hands"), 5: W("5 手", "5 hands")},
         ),
         "base_bets": OptionWords(
-            W("买底、顶底何时算", "When base bets (买底/顶底) count"),
+            W("买底、顶底何时算", "When base bets count"),
             None,
             {
                 "symmetric": W("庄闲之间无论谁赢都算", "Whoever wins between dealer and player"),
@@ -129,7 +129,7 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
             },
         ),
         "follow_scope": OptionWords(
-            W("跟打：必须跟打哪张牌", "Forced follow (跟打): which tile"),
+            W("跟打：必须跟打哪张牌", "Forced follow: which tile"),
             None,
             {
                 "previous": W("只跟上一张打出的牌", "Only the tile discarded just before"),
@@ -176,9 +176,9 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
         "fan_pure_one_suit": OptionWords(W("清一色番数", "Pure one suit: fan"), _ZHEDONG_LOST),
         "fan_mixed_one_suit": OptionWords(W("混一色番数", "Mixed one suit: fan"), _ZHEDONG_LOST),
         "fan_all_pungs": OptionWords(W("对对和番数", "All pungs: fan"), _ZHEDONG_LOST),
-        "fan_ping_hu": OptionWords(W("平和番数", "All chows (平和): fan"), _ZHEDONG_LOST),
+        "fan_ping_hu": OptionWords(W("平和番数", "All chows: fan"), _ZHEDONG_LOST),
         "fan_four_winds": OptionWords(W("四风会齐番数", "All four winds: fan"), _ZHEDONG_LOST),
-        "fan_de_restored": OptionWords(W("得还原番数", "Wild used as itself (得还原): fan"), _ZHEDONG_LOST),
+        "fan_de_restored": OptionWords(W("得还原番数", "Wild used as itself: fan"), _ZHEDONG_LOST),
         "fan_self_draw": OptionWords(W("自摸番数", "Self-draw: fan"), _ZHEDONG_LOST),
         "fan_small_dragons_extra": OptionWords(
             W("小三元额外番数", "Little three dragons: extra fan"),
@@ -209,9 +209,9 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
             W("三金倒分", "Three golds: points"), W("按自摸结算。", "Settled as a self-draw.")
         ),
         "k_rob_gold": OptionWords(W("抢金分", "Robbing the gold: points")),
-        "k_single_you": OptionWords(W("单游分", "Single 游: points")),
-        "k_double_you": OptionWords(W("双游分", "Double 游: points")),
-        "k_triple_you": OptionWords(W("三游分", "Triple 游: points")),
+        "k_single_you": OptionWords(W("单游分", "Single swim: points")),
+        "k_double_you": OptionWords(W("双游分", "Double swim: points")),
+        "k_triple_you": OptionWords(W("三游分", "Triple swim: points")),
         "factor_kong_bloom": OptionWords(W("杠上开花倍数", "Win on a kong replacement: multiplier")),
         "factor_robbing_kong": OptionWords(
             W("抢杠胡倍数", "Robbing a kong: multiplier"),
@@ -244,7 +244,7 @@ BY_VARIANT: dict[str, dict[str, OptionWords]] = {
             YES_NO,
         ),
         "double_you_discard_win": OptionWords(
-            W("双游时可以和别人打出的牌", "During a double 游, discards may be won on"),
+            W("双游时可以和别人打出的牌", "During a double swim, discards may be won on"),
             W("只能和牌，不能吃碰。", "A win only, never a chow or pung."),
             YES_NO,
         ),

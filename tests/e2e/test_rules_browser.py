@@ -9,12 +9,14 @@ example, and every option, help and choice is in words.
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any
 
 import pytest
 
 from games.engine.variants import all_variants
 from tests.e2e.browser import new_page, shot, sign_up
+from tests.e2e.i18n_scan import Scan
 
 pytestmark = pytest.mark.e2e
 SIZES = {"desktop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
@@ -83,4 +85,33 @@ def test_create_form_shows_plain_option_labels(server: str, chromium: Any, lang:
     assert not JARGON.search(text), JARGON.search(text)
     assert ("Base between two non-dealers" in text) == english
     shot(page, f"e2e-create-options-{LANGS[lang]}-{size}.png")
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_pages_and_every_rule_sets_options_are_all_in_the_readers_language(
+    server: str, chromium: Any, lang: str, size: str
+) -> None:
+    """The untranslated-string scan (tests/e2e/i18n_scan.py) over the rules index, every rule
+    set's page and the create form with every rule set's options: an English page shows no
+    Chinese beyond the wild families' names (财神/得/金), a Chinese page no English words.
+    The rule sets' own names are names, not words to translate."""
+    errors: list[str] = []
+    page = _page(chromium, errors, lang, size)
+    scan = Scan(LANGS[lang], names=[v.display_name for v in all_variants()])
+    page.goto(f"{server}/rules/")
+    scan.check(page, "rules")
+    for key in KEYS:
+        page.goto(f"{server}/rules/{key}/")
+        scan.check(page, key)
+    username = f"e2e{secrets.token_hex(3)}"
+    scan.names += [username, "小明"]  # the account's names are names too
+    sign_up(page, server, username)
+    page.goto(f"{server}/tables/new/")
+    for key in KEYS:
+        page.select_option("select[name=variant]", key)
+        page.locator(f'#create-options[data-options-of="{key}"]').wait_for()
+        scan.check(page, f"create-{key}")
+    assert not any(scan.found.values()), scan.report()
     assert not errors, f"JavaScript errors on the page: {errors}"

@@ -45,6 +45,30 @@ def test_every_option_and_choice_has_words_in_both_languages(variant_key: str, o
         assert zh != str(choice) and en != str(choice), (option.key, choice)  # never the raw value
 
 
+# An English reader may meet the wild families' names (财神 / 得 / 金), as the untranslated-string
+# scan (tests/e2e/i18n_scan.py) allows, and no other Chinese; a Chinese reader no English word.
+WILD_NAMES = "财神得金"
+
+
+@pytest.mark.parametrize(("variant_key", "option"), OPTIONS, ids=lambda x: getattr(x, "key", x))
+def test_each_language_s_words_are_in_that_language(variant_key: str, option: Any) -> None:
+    words = option_text.words_for(variant_key, option)
+    assert words is not None
+    texts = [words.label, *([words.help] if words.help else []), *words.choices.values()]
+    for text in texts:
+        assert not [c for c in CJK.findall(text.en) if c not in WILD_NAMES], (option.key, text.en)
+        assert not re.search("[A-Za-z]{2}", text.zh), (option.key, text.zh)
+
+
+@pytest.mark.parametrize("key", [v.key for v in all_variants()])
+def test_the_english_rules_text_holds_no_other_chinese(key: str) -> None:
+    from games.rules import player_text
+
+    english = player_text.source(key, "en")
+    assert english is not None
+    assert not [c for c in CJK.findall(english) if c not in WILD_NAMES], key
+
+
 @pytest.mark.parametrize(("variant_key", "option"), OPTIONS, ids=lambda x: getattr(x, "key", x))
 def test_labels_follow_the_reader_language(variant_key: str, option: Any) -> None:
     with translation.override("zh-hans"):
