@@ -73,6 +73,17 @@ export class TablePrefs {
     }
   }
 
+  /** One setting changed elsewhere on the page (the dock's one-tap switch): saved to the account. */
+  async saveOne(key, on) {
+    this.values[key] = on;
+    if (!this.signedIn) return;
+    try {
+      Object.assign(this.values, await apiPatch("/api/table-settings/", { [key]: on }));
+    } catch {
+      // not saved: the device keeps the choice (phone.js) and the panel shows the account's
+    }
+  }
+
   applyOneTap() {
     try {
       window.localStorage.setItem(ONE_TAP_KEY, this.values.one_tap_discard ? "1" : "0");

@@ -66,7 +66,11 @@ stage.append(roomEl, handEndEl, preHandEl, confirmEl, toasts);
 const dockBar = h("div", { class: "dock-bar", id: "mj-dock-bar" });
 const dock = h("div", { class: "mj-dock", id: "mj-dock" }, dockBar);
 const layer = h("div", { class: "mj-layer", id: "mj-layer" });
-const oneTap = oneTapToggle(() => fit(true));
+// The dock's switch is also the account's one_tap_discard (prefs.js saves it: remembered per account).
+const oneTap = oneTapToggle((on) => {
+  prefs.saveOne("one_tap_discard", on);
+  fit(true);
+});
 app.append(dock, layer);
 // The 托管 control sits in the header, outside the scaled felt (autoplay.js).
 const autoPlayEl = h("div", { class: "mj-autoplay", id: "mj-autoplay", hidden: true });

@@ -303,6 +303,8 @@ def test_one_tap_option_discards_at_once_and_is_remembered(
     expect(page.locator("#mj-hand .tile")).not_to_have_count(0, timeout=15_000)
     expect(page.locator("#mj-one-tap")).to_be_checked()
     expect(page.locator("#mj-hand")).to_have_attribute("data-select-first", "0")
+    # Remembered on the account too: the switch saved one_tap_discard (prefs.js).
+    assert page.evaluate("fetch('/api/table-settings/').then((r) => r.json())")["one_tap_discard"] is True
     context.close()
 
 
