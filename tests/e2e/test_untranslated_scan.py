@@ -50,7 +50,8 @@ def walk(browser: Any, base: str, lang: str, size: str) -> tuple[Scan, dict[str,
     username = f"e2e{secrets.token_hex(3)}"
     # Names are not words to translate: the player's and the bots'.  The rule sets' names are
     # (games/rules/rule_set_names.py), so an English page must show their English names.
-    scan = Scan(lang, names=[username, "小明", "Bot 2", "Bot 3", "Bot 4", "Cup"]  # "Cup": other tests' event name (user content))
+    # "Cup" is other tests' event name: user content, not a word to translate.
+    scan = Scan(lang, names=[username, "小明", "Bot 2", "Bot 3", "Bot 4", "Cup"])
     facts: dict[str, Any] = {"errors": errors}
 
     page.goto(f"{base}/accounts/signup/")
