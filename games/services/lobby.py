@@ -77,7 +77,9 @@ def _refuse_unaffordable(stake: int) -> None:
     can ever play at.  The largest balance, not the owner's: a private table's owner may set a
     stake for richer friends."""
     needed = int(stake) * int(setting("CAISHEN_SIT_MULTIPLE", 20))
-    richest = Wallet.objects.aggregate(top=Max("balance"))["top"] or 0
+    # Players' wallets only: the house (bots' wallet, opened with a float of a million units
+    # the moment a bot first plays) would make any stake look affordable.
+    richest = Wallet.objects.filter(kind=Wallet.KIND_PLAYER).aggregate(top=Max("balance"))["top"] or 0
     if needed > richest:
         raise Refused(
             f"nobody could sit at a stake of {stake}: it needs {needed} per player and no wallet holds that much",

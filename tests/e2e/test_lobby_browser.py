@@ -121,10 +121,6 @@ def test_the_lobby_updates_itself_and_home_lists_my_tables(pages: Pages, server:
 
 
 @pytest.mark.parametrize(("lang", "size"), CASES)
-@pytest.mark.xfail(
-    reason="fails in the full suite (the refusal does not show 1000; seen in CI 2026-12-03, not yet diagnosed)",
-    strict=False,
-)
 def test_the_create_form_shows_every_error_at_once_and_bounds_the_stake(
     pages: Pages, server: str, lang: str, size: str
 ) -> None:

@@ -456,6 +456,18 @@ def test_a_stake_nobody_could_afford_is_refused(users: list[Any]) -> None:
     assert c.post("/api/tables/", body | {"stake": 50}, format="json").status_code == 201
 
 
+def test_the_house_float_does_not_make_a_stake_affordable(users: list[Any]) -> None:
+    """The house wallet (bots play for it; it opens with a float of a million units) is no
+    player: a stake no player's wallet could sit at stays refused once the house exists."""
+    from accounts.services import system_wallet
+
+    assert system_wallet().balance >= 1_000_000
+    res = api(users[0]).post(
+        "/api/tables/", {"variant": "zhejiang_caishen", "options": {}, "stake": 51, "hands_total": 1}, format="json"
+    )
+    assert res.status_code == 400 and res.json()["detail"].startswith("nobody could sit at a stake of 51")
+
+
 def test_a_token_authenticates_a_script(users: list[Any]) -> None:
     """Authorization: Token <key> reads the account without a session and posts without CSRF;
     a revoked key is refused."""
