@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from games.engine.insight.reader import ShapeReader, plain_reader
 from games.engine.options import OptionsError, OptionsSchema
 from games.engine.refusals import Refusal, refuse
 from games.engine.rule_state import RuleState
 from games.engine.state import CHOW, KONG, PUNG, WIN, Action, BreakdownItem, Event, Meld, Player, Result
-from games.engine.tiles import Tile, format_tiles, standard_set, tile_str
+from games.engine.tiles import Tile, format_tiles, parse_tiles, standard_set, tile_str
 from games.engine.wall import Wall, break_order, new_seed, rigged_wall, seed_commitment, shuffled_tiles
 
 if TYPE_CHECKING:
@@ -336,6 +337,13 @@ class Variant:
     def next_context(self, result: Result, context: Mapping[str, Any]) -> dict[str, Any]:
         """Pre-hand state for the next hand (dealer streaks...)."""
         return {}
+
+    # ---------------------------------------------------------------- insight
+    def shape_reader(self, table: Mapping[str, Any]) -> ShapeReader:
+        """How hints read a concealed hand here, from the view's public ``table`` part only
+        (:mod:`games.engine.insight.reader`).  Default: the kinds it names as ``wilds`` are
+        wild, melds and a pair win."""
+        return plain_reader(parse_tiles(table.get("wilds") or ""))
 
     # ------------------------------------------------------------ presentation
     def public_info(self, hand: Hand) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine import shapes
 from games.engine.hand import BY_REPLACEMENT, PLAY
+from games.engine.insight.reader import ShapeReader
 from games.engine.options import Option, OptionsError, OptionsSchema
 from games.engine.refusals import Refusal, refuse
 from games.engine.state import (
@@ -470,6 +471,15 @@ class Dongbei(Variant):
         return {}
 
     # ------------------------------------------------------------ presentation
+    def shape_reader(self, table: Mapping[str, Any]) -> ShapeReader:
+        """No wilds; 七小对 (with a 幺九) and 十三幺 win beside melds and a pair while nothing
+        is laid down (``win_forms``, the same test as a win)."""
+        return ShapeReader(
+            read=lambda counts: ((list(counts[:NUM_KINDS]), 0),),
+            special=lambda n_melds: () if n_melds else (shapes.SEVEN_PAIRS, shapes.THIRTEEN_ORPHANS),
+            win_test=lambda counts, n_melds: bool(win_forms(counts, n_melds)),
+        )
+
     def public_info(self, hand: Hand) -> dict[str, Any]:
         state = dongbei_state(hand)
         info: dict[str, Any] = {

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from games.engine.insight.reader import ShapeReader
 from games.engine.options import Option, OptionsError, OptionsSchema
 from games.engine.refusals import Refusal, refuse
 from games.engine.rule_state import RuleState
@@ -32,10 +33,11 @@ from games.engine.state import (
     Meld,
     Result,
 )
-from games.engine.tiles import GREEN, NUM_KINDS, RED, WHITE, Tile, standard_set, tile_str
+from games.engine.tiles import GREEN, NUM_KINDS, RED, WHITE, Tile, parse_tile, standard_set, tile_str
 from games.engine.variants.base import NOT_A_WIN, PreHandQuestion, ScenarioError, Variant, WinVerdict
 from games.engine.variants.wenzhou.hands import (
     CLASS_LABEL,
+    EIGHT_PAIRS,
     PAOMA_LABELS,
     PATTERN,
     PATTERN_CLASS,
@@ -594,6 +596,21 @@ class Wenzhou(Variant):
         }
 
     # ------------------------------------------------------------ presentation
+    def shape_reader(self, table: Mapping[str, Any]) -> ShapeReader:
+        """财神 is wild and 白板 plays its face (``Faces``); 八对 wins beside melds and a pair
+        while nothing is laid down (``quick_win``, which also takes five of a face)."""
+        faces = Faces(parse_tile(table["wilds"]))
+
+        def win_test(counts: Sequence[int], n_melds: int) -> bool:
+            c, w = faces.counts(counts)
+            return quick_win(c, w, n_melds, False)[2]
+
+        return ShapeReader(
+            read=lambda counts: (faces.counts(counts),),
+            special=lambda n_melds: () if n_melds else (EIGHT_PAIRS,),
+            win_test=win_test,
+        )
+
     def public_info(self, hand: Hand) -> dict[str, Any]:
         faces = self.faces(hand)
         stakes = stakes_from(hand.context, hand.options)

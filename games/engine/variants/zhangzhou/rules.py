@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine import shapes
 from games.engine.hand import BY_CLAIM, BY_DEAL, BY_DRAW, BY_REPLACEMENT, CLAIM, ENDED, WinContext
+from games.engine.insight.reader import ShapeReader
 from games.engine.options import Option, OptionsError, OptionsSchema
 from games.engine.patterns import matching
 from games.engine.refusals import Refusal, refuse
@@ -42,7 +43,7 @@ from games.engine.state import (
     Result,
     seat_name,
 )
-from games.engine.tiles import NUM_KINDS, WHITE, Tile, format_tiles, is_flower, standard_set, tile_str
+from games.engine.tiles import NUM_KINDS, WHITE, Tile, format_tiles, is_flower, parse_tile, standard_set, tile_str
 from games.engine.variants.base import NOT_A_WIN, ScenarioError, Variant, WinVerdict
 from games.engine.variants.zhangzhou import hands, scoring
 from games.engine.wall import Wall, rigged_wall, seed_commitment
@@ -715,6 +716,11 @@ class Zhangzhou(Variant):
         return {"dealer_streak": streak + 1 if self.next_dealer_offset(result) == 0 else 1}
 
     # ------------------------------------------------------------ presentation
+    def shape_reader(self, table: Mapping[str, Any]) -> ShapeReader:
+        """金 is wild and 白板 plays the 金's face (``hands.split``); melds and a pair win."""
+        gold = parse_tile(table["gold"])
+        return ShapeReader(read=lambda counts: (hands.split(counts, gold),))
+
     def public_info(self, hand: Hand) -> dict[str, Any]:
         state = scoring.zhangzhou_state(hand)
         gold = state.gold

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games.engine import shapes
+from games.engine.insight.reader import ShapeReader
 from games.engine.options import Option, OptionsSchema
 from games.engine.refusals import Refusal, refuse
 from games.engine.rule_state import RuleState, state_of
@@ -32,7 +33,7 @@ from games.engine.state import (
     Result,
     seat_name,
 )
-from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, Tile, is_suited, suit_of, tile_str
+from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, Tile, is_suited, parse_tile, suit_of, tile_str
 from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile, WinVerdict
 from games.engine.variants.zhedong_de.scoring import (
     CAP,
@@ -373,6 +374,11 @@ class ZhedongDe(FlipsHeadTile):
         return 0 if result.status == "win" and result.winner == 0 else 1
 
     # ------------------------------------------------------------ presentation
+    def shape_reader(self, table: Mapping[str, object]) -> ShapeReader:
+        """得 is wild, and 白板 may play the 得's face or stay 白 (``white_splits``: every split)."""
+        de = parse_tile(str(table["de"]))
+        return ShapeReader(read=lambda counts: [(c, w) for _, c, w in white_splits(counts, de)])
+
     def public_info(self, hand: Hand) -> dict[str, str]:
         de = self.de(hand)
         flipped = state_of(hand, DeState).flipped

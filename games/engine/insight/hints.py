@@ -1,0 +1,206 @@
+"""听牌 hints: what each discard or claim does to a seat's distance from ready, from its view.
+
+The measure is the one every player knows: the *distance* (向听) — how many tiles the hand
+still needs before it is ready (0: ready, 听牌) — and, once ready, the *waits*: the tiles that
+would complete it, each with the copies the seat has not seen (its own hand, every pond, the
+open melds and face-up tiles are seen; the rest may still be drawn).  With wilds a hand can
+wait on every tile; ``any_tile`` says so rather than listing 34 kinds.
+
+``useful`` (牌效, the tiles that would bring a not-yet-ready hand one step closer, with their
+unseen copies) costs about 35 distance checks per discard, so in play it is computed only for
+the discards that keep the distance lowest; the replay analysis asks for it everywhere.
+
+Everything here is a pure function of a :class:`~games.engine.insight.seat_view.SeatView`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.insight.reader import ShapeReader
+from games.engine.insight.seat_view import SeatView
+from games.engine.state import WIN
+from games.engine.tiles import NUM_KINDS, Tile, tile_str
+
+# Claim verdicts (the wire's words; the client translates them).
+WINS, IMPROVES, KEEPS, WORSENS = "wins", "improves", "keeps", "worsens"
+
+
+@dataclass(frozen=True, slots=True)
+class Waits:
+    tiles: tuple[tuple[Tile, int], ...]  # (kind, unseen copies), in code order
+    any_tile: bool
+
+    @property
+    def unseen(self) -> int:
+        return sum(n for _, n in self.tiles)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "any_tile": self.any_tile,
+            "tiles": [{"tile": tile_str(t), "unseen": n} for t, n in self.tiles],
+            "unseen": self.unseen,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHint:
+    tile: Tile
+    distance: int  # after discarding it: 0 ready
+    improves: bool  # lower than before this turn's draw
+    best: bool = False  # among the lowest distances (and, there, the most useful tiles)
+    waits: Waits | None = None  # when ready
+    useful: Waits | None = None  # when not ready and it was computed
+
+    @property
+    def ready(self) -> bool:
+        return self.distance == 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tile": tile_str(self.tile),
+            "distance": self.distance,
+            "ready": self.ready,
+            "improves": self.improves,
+            "best": self.best,
+            "waits": self.waits.to_json() if self.waits else None,
+            "useful": self.useful.to_json() if self.useful else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimHint:
+    action: dict[str, Any]
+    verdict: str  # WINS / IMPROVES / KEEPS / WORSENS
+    distance: int | None  # after the claim and its best discard (None for a win)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action, "verdict": self.verdict, "distance": self.distance}
+
+
+@dataclass(frozen=True, slots=True)
+class HintSet:
+    distance: int | None  # now: for a 3n+2 hand, the best reachable by a discard
+    discards: tuple[DiscardHint, ...] = ()
+    claims: tuple[ClaimHint, ...] = ()
+    waits: Waits | None = None  # a 3n+1 hand that is ready now (someone else's turn)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "distance": self.distance,
+            "discards": [d.to_json() for d in self.discards],
+            "claims": [c.to_json() for c in self.claims],
+            "waits": self.waits.to_json() if self.waits else None,
+        }
+
+
+def waits_of(reader: ShapeReader, counts: list[int], n_melds: int, view: SeatView) -> Waits:
+    """The kinds that complete the 3n+1 part ``counts`` (changed and restored in place)."""
+    found: list[tuple[Tile, int]] = []
+    for k in range(NUM_KINDS):
+        if counts[k] >= 4:  # a fifth copy cannot be drawn
+            continue
+        counts[k] += 1
+        if reader.wins(counts, n_melds):
+            found.append((k, view.unseen(k)))
+        counts[k] -= 1
+    drawable = sum(1 for k in range(NUM_KINDS) if counts[k] < 4)
+    return Waits(tuple(found), any_tile=bool(found) and len(found) == drawable)
+
+
+def useful_of(reader: ShapeReader, counts: list[int], n_melds: int, distance: int, view: SeatView) -> Waits:
+    """The kinds that bring the 3n+1 part ``counts`` closer to ready (in place, restored)."""
+    found: list[tuple[Tile, int]] = []
+    for k in range(NUM_KINDS):
+        if counts[k] >= 4:
+            continue
+        counts[k] += 1
+        # 3n+2 now: its distance is the best over its discards, which the shanten of a
+        # 3n+2 part already is (it counts the tile to be thrown as the one not covered).
+        if reader.distance(counts, n_melds) < distance:
+            found.append((k, view.unseen(k)))
+        counts[k] -= 1
+    drawable = sum(1 for k in range(NUM_KINDS) if counts[k] < 4)
+    return Waits(tuple(found), any_tile=bool(found) and len(found) == drawable)
+
+
+def hints(view: SeatView, *, useful_everywhere: bool = False) -> HintSet:
+    """The hints for the seat's current decision: its discards, or the claims it is offered."""
+    reader = view.reader()
+    counts = view.counts()
+    if view.offers:
+        return _claim_hints(view, reader, counts)
+    if view.discards:
+        return _discard_hints(view, reader, counts, useful_everywhere)
+    if sum(counts) % 3 == 1:  # waiting for its turn: what it waits on, if ready
+        d = reader.distance(counts, view.n_melds)
+        return HintSet(distance=d, waits=waits_of(reader, counts, view.n_melds, view) if d == 0 else None)
+    return HintSet(distance=None)
+
+
+def _discard_hints(view: SeatView, reader: ShapeReader, counts: list[int], useful_everywhere: bool) -> HintSet:
+    n = view.n_melds
+    before: int | None = None
+    if view.drawn is not None:
+        counts[view.drawn] -= 1
+        before = reader.distance(counts, n)
+        counts[view.drawn] += 1
+    after: list[tuple[Tile, int]] = []
+    for t in view.discards:
+        counts[t] -= 1
+        after.append((t, reader.distance(counts, n)))
+        counts[t] += 1
+    low = min(d for _, d in after)
+    out: list[DiscardHint] = []
+    for t, d in after:
+        counts[t] -= 1
+        waits = waits_of(reader, counts, n, view) if d == 0 else None
+        useful = useful_of(reader, counts, n, d, view) if d > 0 and useful_everywhere else None
+        counts[t] += 1
+        out.append(DiscardHint(t, d, improves=before is not None and d < before, waits=waits, useful=useful))
+    return HintSet(distance=low, discards=tuple(_mark_best(out, low)))
+
+
+def _mark_best(out: Sequence[DiscardHint], low: int) -> list[DiscardHint]:
+    """Best: the lowest distance and, among those, the most unseen tiles to wait on (ready) or
+    to improve with (not ready)."""
+
+    def gain(h: DiscardHint) -> int:
+        w = h.waits if h.ready else h.useful
+        return w.unseen if w is not None else 0
+
+    top = max((gain(h) for h in out if h.distance == low), default=0)
+    return [
+        DiscardHint(h.tile, h.distance, h.improves, h.distance == low and gain(h) == top, h.waits, h.useful)
+        for h in out
+    ]
+
+
+def _claim_hints(view: SeatView, reader: ShapeReader, counts: list[int]) -> HintSet:
+    n = view.n_melds
+    now = reader.distance(counts, n)
+    out: list[ClaimHint] = []
+    for offer in view.offers:
+        if offer.kind == WIN:
+            out.append(ClaimHint(dict(offer.action), WINS, None))
+            continue
+        rest = list(counts)
+        for t in offer.tiles:
+            rest[t] -= 1
+        if sum(rest) % 3 == 2:  # a chow or pung: a discard follows, take the best one
+            d = min(_without(reader, rest, t, n + 1) for t in range(NUM_KINDS) if rest[t])
+        else:  # a kong: a replacement tile follows, the part left is 3n+1 already
+            d = reader.distance(rest, n + 1)
+        verdict = IMPROVES if d < now else KEEPS if d == now else WORSENS
+        out.append(ClaimHint(dict(offer.action), verdict, d))
+    return HintSet(distance=now, claims=tuple(out))
+
+
+def _without(reader: ShapeReader, counts: list[int], t: Tile, n_melds: int) -> int:
+    counts[t] -= 1
+    d = reader.distance(counts, n_melds)
+    counts[t] += 1
+    return d

@@ -1,0 +1,83 @@
+"""How a rule set reads a concealed hand's shape, from what everyone may see: the hints' one
+rule-set hook.
+
+A hint (:mod:`games.engine.insight.hints`) asks two questions of a player's concealed tiles:
+how far are they from ready (向听, the distance), and does one more tile complete them.  The
+answer depends on the rule set: which kinds are wild, whether 白板 plays the wild's face, which
+special forms (七对, 八对, 十三幺) win.  Each rule set answers through
+``Variant.shape_reader(table)``, given only the public ``table`` part of a seat's view (the
+wild, the 金, the 得): no hint can depend on a tile its reader may not see.
+
+Counts are 34-kind vectors of *physical* tiles, wilds included, so a wait is the tile a
+player would draw; :meth:`ShapeReader.readings` turns them into the (face counts, wilds) pairs
+the shape tables take.  The shape is all a reader judges: a rule set's conditions on the win
+(a minimum 番, 东北's 幺九 and 三门齐, 相公) and the self-draw-only wins (three or four wilds)
+are the engine's at play time, not a hint's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from games.engine import shapes
+from games.engine.shapes import UNREACHABLE, WinForm
+from games.engine.tiles import NUM_KINDS, Tile
+
+Reading = tuple[list[int], int]
+"""Face counts (34 kinds, the wilds taken out) and the number of wilds."""
+
+
+def wilds_apart(counts: Sequence[int], wild_kinds: Iterable[Tile]) -> Reading:
+    """The plain reading: every copy of a wild kind is a wild, everything else its own face."""
+    c = list(counts[:NUM_KINDS])
+    n = 0
+    for w in wild_kinds:
+        n += c[w]
+        c[w] = 0
+    return c, n
+
+
+@dataclass(frozen=True)
+class ShapeReader:
+    """A rule set's reading of concealed shapes (see the module docstring).
+
+    ``read`` gives every way to read the tiles (more than one where a stand-in may play either
+    face, as 得's 白板); ``special`` the forms beside melds-and-a-pair for a hand with that
+    many melds laid down; ``wins`` overrides the win test where a rule set's is more than the
+    forms say (东北's 七对 must hold a 幺九)."""
+
+    read: Callable[[Sequence[int]], Iterable[Reading]]
+    special: Callable[[int], Sequence[WinForm]] = field(default=lambda n_melds: ())
+    win_test: Callable[[Sequence[int], int], bool] | None = None
+
+    def readings(self, counts: Sequence[int]) -> Iterable[Reading]:
+        return self.read(counts)
+
+    def distance(self, counts: Sequence[int], n_melds: int) -> int:
+        """向听: 0 ready, n tiles from ready; -1 complete.  For a 3n+1 or 3n+2 concealed part."""
+        forms = self.special(n_melds)
+        best = UNREACHABLE
+        for c, w in self.readings(counts):
+            if max(c) > 4:  # a stand-in beside four real faces: the tables hold four of a kind
+                c = [min(x, 4) for x in c]
+            d = shapes.shanten(c, w)
+            if forms:
+                d = min(d, shapes.shanten_special(c, w, forms))
+            best = min(best, d)
+        return best
+
+    def wins(self, counts: Sequence[int], n_melds: int) -> bool:
+        """The 3n+2 concealed part ``counts`` makes a winning shape."""
+        if self.win_test is not None:
+            return self.win_test(counts, n_melds)
+        forms = (shapes.STANDARD, *self.special(n_melds))
+        # Five of a face (a stand-in beside four real ones) is past the tables: a rule set
+        # where that can win gives its own ``win_test`` (温州).
+        return any(max(c) <= 4 and shapes.is_win(c, w, forms) for c, w in self.readings(counts))
+
+
+def plain_reader(wild_kinds: Iterable[Tile]) -> ShapeReader:
+    """Wild kinds apart, melds and a pair only: 财神麻将's reading, and the default."""
+    kinds = tuple(wild_kinds)
+    return ShapeReader(read=lambda counts: (wilds_apart(counts, kinds),))
