@@ -157,7 +157,8 @@ def hand_info(
         "view": shown,
         "deltas": row.deltas if finished else None,
         # 听牌 hints for this seat when the table has them (games/hints.py); None otherwise.
-        "hints": None if finished else hints_for(row.table, shown, position),
+        # Watchers have none: ask before touching row.table (a watcher's row may not carry it).
+        "hints": None if finished or position is None else hints_for(row.table, shown, position),
     }
 
 
