@@ -179,6 +179,7 @@ class HandSerializer(serializers.Serializer):
     events = HandEventSerializer(many=True, help_text="The public event log, in order.")
     replay_url = serializers.CharField(help_text="The replay viewer (牌谱) page.")
     replay_jsonl = serializers.CharField(help_text="The replay as JSON lines, re-validated on import.")
+    analysis = serializers.CharField(help_text="The engine's judgement of every decision, with a per-seat summary.")
 
 
 class HandSummarySerializer(serializers.ModelSerializer):
@@ -503,6 +504,7 @@ def hand_record(row: Hand) -> dict[str, Any]:
         "events": events,
         "replay_url": reverse("games:hand_replay", args=[row.pk]),
         "replay_jsonl": reverse("games_api:hand_replay", args=[row.pk]),
+        "analysis": reverse("games_api:hand_analysis", args=[row.pk]),
     }
 
 

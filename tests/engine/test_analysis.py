@@ -98,6 +98,27 @@ def test_the_ready_discard_is_not_a_mistake() -> None:
     assert j.chosen.waits is not None and j.chosen.gain == 10
 
 
+# E is one from ready with 234m 77m 345p 789p and three loose tiles 6s E S: throwing a wind keeps
+# 6s (4s-8s join it), throwing 6s keeps two lone winds: the same distance, far fewer tiles.
+LOOSE_E = "234m 77m 345p 789p 6s E S"
+
+
+def test_a_discard_at_the_best_distance_with_far_fewer_useful_tiles_is_a_clear_mistake() -> None:
+    log = Log(fill_hands({"E": LOOSE_E}, avoid="F", flipped=FLIPPED))
+    log.do("E", DISCARD, "6s").close()
+    j = log.analysis().judgements[0]
+    assert j.before == 1 and j.after == 1
+    assert j.clear_mistake and j.reason == FEWER_TILES
+    top = j.best[0]
+    assert top.action["tile"] == "E" and top.distance == 1  # E and S tie; hand order puts E first
+    assert [c.action["tile"] for c in j.best[:2]] == ["E", "S"]
+    assert top.gain == 28 and j.chosen.gain == 12  # 12 <= 28 / 2 and 16 fewer
+    good = Log(fill_hands({"E": LOOSE_E}, avoid="F", flipped=FLIPPED))
+    good.do("E", DISCARD, "S").close()
+    j = good.analysis().judgements[0]
+    assert not j.clear_mistake and j.chosen_is_best
+
+
 # S waits on 1p / 4p with 123s 456s 789s EE 23p; E throws 4p and S lets it go.
 WAIT_S = "123s 456s 789s E E 2p 3p"
 E_4P = "1m 3m 5m 7m 9m 4p 6p 8p S S W W N N"  # no chow, pung or win for anyone else
@@ -136,6 +157,24 @@ def test_a_worsening_pung_is_a_clear_mistake() -> None:
     assert pung.clear_mistake and pung.reason == WORSENING_CLAIM
     assert any(c.action["do"] == PASS for c in pung.best)  # passing kept it ready
     assert discard.decision == "turn" and not discard.clear_mistake
+
+
+def test_a_pass_on_an_offer_is_a_decision_and_a_pass_with_nothing_to_claim_is_not() -> None:
+    hands = fill_hands(
+        {"E": "1m 3m 5m 7m 9m 3p 6p 8p S S W W N N", "S": "123s 456s 123p 345p 9p"},
+        avoid="F 3p",
+        flipped=FLIPPED,
+    )
+    log = Log(hands).do("E", DISCARD, "3p").do("S", PASS)
+    log.close()  # W and N pass too, with nothing to claim
+    judged = log.analysis().judgements
+    assert [(j.seat, j.decision) for j in judged] == [(0, "turn"), (1, "claim")]
+    passed = judged[1]
+    assert passed.chosen.action == {"seat": "S", "do": "pass"} and not passed.clear_mistake
+    assert passed.before == passed.after == 0  # still ready on 9p (and the wild)
+    assert passed.chosen.waits is not None and passed.chosen.gain == 7
+    # A claim that keeps it ready with more waits ranks above the pass; passing is never marked.
+    assert any(c.action["do"] in ("chow", "pung") for c in passed.best)
 
 
 def test_summary_counts_mistakes_and_turns_ready_before_the_end() -> None:

@@ -97,6 +97,8 @@ def test_the_analysis_endpoint(owner: Any, row: Hand) -> None:
     assert refused.status_code == 403 == client.get(f"/api/hands/{row.pk}/replay.jsonl").status_code
     assert refused.json()["detail"] == client.get(f"/api/hands/{row.pk}/replay.jsonl").json()["detail"]
     assert client.get("/api/hands/999999/analysis/").status_code == 404
+    Hand.objects.filter(pk=row.pk).update(status=Hand.FINISHED)
+    assert client.get(f"/api/hands/{row.pk}/").json()["analysis"] == f"/api/hands/{row.pk}/analysis/"
 
 
 def test_a_private_tables_analysis_needs_the_room_code(owner: Any) -> None:
