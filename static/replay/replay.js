@@ -164,7 +164,7 @@ function judgementEl(j, wildSet) {
       " ",
       c.wins ? t("rp_an_won") : t("rp_an_after", { d: distanceWord(c.distance) }),
       same ? ` (${t("rp_an_chosen")})` : "",
-      " ",
+      c.wins ? null : " · ",
       gainEl(c, wildSet),
     );
   });
