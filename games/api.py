@@ -183,6 +183,7 @@ class HandSerializer(serializers.Serializer):
     events = HandEventSerializer(many=True, help_text="The public event log, in order.")
     replay_url = serializers.CharField(help_text="The replay viewer (牌谱) page.")
     replay_jsonl = serializers.CharField(help_text="The replay as JSON lines, re-validated on import.")
+    analysis = serializers.CharField(help_text="The engine's judgement of every decision, with a per-seat summary.")
 
 
 class HandSummarySerializer(serializers.ModelSerializer):
@@ -507,6 +508,7 @@ def hand_record(row: Hand) -> dict[str, Any]:
         "events": events,
         "replay_url": reverse("games:hand_replay", args=[row.pk]),
         "replay_jsonl": reverse("games_api:hand_replay", args=[row.pk]),
+        "analysis": reverse("games_api:hand_analysis", args=[row.pk]),
     }
 
 
@@ -565,6 +567,36 @@ class HandReplayView(APIView):
         response = HttpResponse(text, content_type="application/jsonl; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="caishen-hand-{row.pk}.jsonl"'
         return response
+
+
+@extend_schema(
+    summary="The engine's analysis of a finished hand (every decision judged)",
+    description="For every decision of the hand (a discard or self-drawn win on a seat's own turn, an "
+    "answer to a claim offer), judged from that seat's view only: the distance from ready (向听) before and "
+    "after, the unseen useful or waiting tiles of the choice, the three best choices by the same measure and "
+    "whether the choice was clearly worse (`clear_mistake` with its `reason`: `passed_win`, "
+    "`higher_distance`, `fewer_tiles`, `worsening_claim`; docs/api.md defines them). `summary`: per seat, "
+    "the decisions, the clear mistakes and `ready_turns` (its own turns from first becoming ready to the "
+    "end, or null). The same access as the replay: a hand still being played, or a duplicate-round hand not "
+    "yet finished at every table, answers 403.",
+    responses={200: OpenApiResponse(OpenApiTypes.OBJECT), 403: DETAIL, 404: DETAIL},
+    tags=["hands"],
+)
+class HandAnalysisView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request: Request, pk: int) -> Response:
+        from games import replay
+
+        row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+        if not can_open(request.user, request.session, row.table):
+            raise Http404("no such hand")
+        try:
+            analysis = replay.analysis_json(row)  # cached per hand: a long hand takes about a second
+        except replay.NotReplayable as exc:  # refused exactly as the replay is
+            not_yet = row.status != Hand.FINISHED or isinstance(exc, replay.Withheld)
+            return refused(str(exc), status.HTTP_403_FORBIDDEN if not_yet else status.HTTP_404_NOT_FOUND)
+        return Response({"hand": row.pk, **analysis})
 
 
 @extend_schema(

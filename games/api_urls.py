@@ -19,6 +19,7 @@ urlpatterns = [
     path("tables/<int:pk>/bots/", api.BotsView.as_view(), name="bots"),
     path("hands/<int:pk>/", api.HandView.as_view(), name="hand"),
     path("hands/<int:pk>/replay.jsonl", api.HandReplayView.as_view(), name="hand_replay"),
+    path("hands/<int:pk>/analysis/", api.HandAnalysisView.as_view(), name="hand_analysis"),
     path("hands/<int:pk>/verify/", api.HandVerifyView.as_view(), name="hand_verify"),
     path("table-settings/", table_settings_api.TableSettingsView.as_view(), name="table_settings"),
     path("replays/check/", api.ReplayCheckView.as_view(), name="replay_check"),

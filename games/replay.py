@@ -11,6 +11,12 @@ Format ``caishen-replay/1``, one JSON object a line:
    the acting seat's private part; the hand is over, so nothing is secret any more).
 3. ``{"type": "end", "result": ..., "actions": N, "events": M}``.
 
+The export adds the engine's analysis (:mod:`games.engine.insight.analysis`): an ``"analysis"``
+object on every action line that was a judged decision, and a ``"summary"`` list (one object per
+seat) on the end line.  They are extra keys, so a replay without them (exported before) is the
+same format; :func:`load` neither needs nor reads them — the analysis of a loaded replay is
+recomputed from its validated actions (:meth:`Replay.analyse`), never taken from the file.
+
 :func:`load` trusts nothing: it rebuilds the dealt hand (from the seed when there is one,
 checking it re-derives the very snapshot of the header), replays every action through the
 validated ``Hand.apply`` and compares each event with the log.  Any disagreement raises
@@ -24,9 +30,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
+
 from games import disclosure
 from games.engine.hand import Hand as EngineHand
 from games.engine.hand import current_snapshot
+from games.engine.insight.analysis import HandAnalysis, analyse
 from games.engine.state import Action, IllegalAction
 from games.engine.tiles import TileNotationError, format_tiles
 from games.engine.variants import get_variant
@@ -38,6 +47,10 @@ FORMAT = "caishen-replay/1"
 # Characters in one line: as much as the check endpoint takes in a whole body (ReplayCheckView).
 # Depth and numbers keep loads_bounded's limits, far beyond any replay this module writes.
 MAX_LINE = 2_000_000
+# The analysis of a finished hand never changes: cached (a long hand takes about a second).
+# The version changes whenever the analysis' JSON or its judgement does.
+ANALYSIS_VERSION = 1
+ANALYSIS_CACHE_SECONDS = 7 * 24 * 3600
 
 
 class ReplayError(ValueError):
@@ -69,6 +82,10 @@ class Replay:
     steps: list[Step] = field(default_factory=list)
     final: EngineHand | None = None
 
+    def analyse(self) -> HandAnalysis:
+        """The engine's analysis of the loaded hand, from its validated actions."""
+        return analyse(self.header["initial"], [s.action for s in self.steps])
+
 
 def _plain(value: Any) -> Any:
     """JSON's view of a value (tuples become lists), so logged and replayed events compare."""
@@ -88,8 +105,8 @@ def _new_engine(snapshot: dict[str, Any]) -> EngineHand:
 
 
 # --------------------------------------------------------------------------- export
-def export_lines(row: Hand) -> list[str]:
-    """The replay of a finished hand, one JSON text a line (no newlines inside)."""
+def _recorded(row: Hand) -> tuple[dict[str, Any], list[Any]]:
+    """A finished, disclosed hand's dealt snapshot and its logged actions (rows), or NotReplayable."""
     if row.status != Hand.FINISHED:
         raise NotReplayable("the hand is still being played; its replay opens when it ends")
     if disclosure.withheld(row):  # the same deal still runs at another table (duplicate rounds)
@@ -98,7 +115,37 @@ def export_lines(row: Hand) -> list[str]:
     actions = list(row.actions.all())
     if start is None or not actions:
         raise NotReplayable("this hand was played before replays were recorded")
-    initial = start.snapshot
+    return start.snapshot, actions
+
+
+def _analysis_key(row: Hand, n_actions: int) -> str:
+    finished = row.finished_at.timestamp() if row.finished_at else 0
+    return f"hand-analysis:{ANALYSIS_VERSION}:{row.pk}:{finished}:{n_actions}:{row.seed_hash or ''}"
+
+
+def analysis_json(row: Hand, recorded: tuple[dict[str, Any], list[Any]] | None = None) -> dict[str, Any]:
+    """The analysis of a finished hand (``HandAnalysis.to_json``), cached per hand; refuses as
+    :func:`export_lines` does (NotReplayable, Withheld)."""
+    initial, actions = recorded if recorded is not None else _recorded(row)
+    key = _analysis_key(row, len(actions))
+    found = cache.get(key)
+    if isinstance(found, dict):
+        return found
+    data = analyse(initial, [logged.action for logged in actions]).to_json()
+    cache.set(key, data, ANALYSIS_CACHE_SECONDS)
+    return data
+
+
+def export_lines(row: Hand, *, with_analysis: bool = True) -> list[str]:
+    """The replay of a finished hand, one JSON text a line (no newlines inside); with the
+    engine's analysis on the judged action lines and the end line unless ``with_analysis`` is off."""
+    initial, actions = _recorded(row)
+    judged: dict[int, dict[str, Any]] = {}
+    summary: list[dict[str, Any]] | None = None
+    if with_analysis:
+        analysis = analysis_json(row, (initial, actions))
+        judged = {j["n"]: j for j in analysis["judgements"]}
+        summary = analysis["summary"]
     engine = _new_engine(initial)
     header = {
         "type": "header",
@@ -119,19 +166,25 @@ def export_lines(row: Hand) -> list[str]:
     events = iter(row.events.all())
     total = 0
     for n, logged in enumerate(actions, start=1):
-        out.append({"type": "action", "n": n, "action": logged.action})
+        line: dict[str, Any] = {"type": "action", "n": n, "action": logged.action}
+        if n in judged:
+            line["analysis"] = judged[n]
+        out.append(line)
         for _ in range(logged.event_count):
             ev = next(events, None)
             if ev is None:
                 raise NotReplayable("the event log is shorter than the action log")
             out.append({"type": "event", "n": n, "event": ev.event})
             total += 1
-    out.append({"type": "end", "result": row.result, "actions": len(actions), "events": total})
+    end: dict[str, Any] = {"type": "end", "result": row.result, "actions": len(actions), "events": total}
+    if summary is not None:
+        end["summary"] = summary
+    out.append(end)
     return [json.dumps(line, ensure_ascii=False, separators=(",", ":")) for line in out]
 
 
-def export_text(row: Hand) -> str:
-    return "\n".join(export_lines(row)) + "\n"
+def export_text(row: Hand, *, with_analysis: bool = True) -> str:
+    return "\n".join(export_lines(row, with_analysis=with_analysis)) + "\n"
 
 
 # --------------------------------------------------------------------------- import
@@ -292,23 +345,40 @@ def _table_state(engine: EngineHand) -> dict[str, Any]:
     }
 
 
-def viewer_frames(text: str) -> dict[str, Any]:
+def viewer_frames(text: str, analysis: dict[str, Any] | None = None) -> dict[str, Any]:
     """The steps the replay page walks through: one frame per action that changed the table.
 
-    Passes that close nothing produce no event; they fold into the next frame.
+    Passes that close nothing produce no event; they fold into the next frame.  Each frame
+    carries the judgements of its actions (``analysis``: ``HandAnalysis.to_json`` of this very
+    hand, e.g. :func:`analysis_json`'s cached one; computed from the loaded replay when not
+    given — never read from the text), and the result the per-seat ``summary``.
     """
     replay = loads(text)
+    if analysis is None:
+        analysis = replay.analyse().to_json()
+    judged = {j["n"]: j for j in analysis["judgements"]}
     engine = _new_engine(replay.header["initial"])
-    frames = [{"n": 0, "actions": [], "events": [], "state": _table_state(engine)}]
+    frames = [{"n": 0, "actions": [], "events": [], "judgements": [], "state": _table_state(engine)}]
     pending: list[dict[str, Any]] = []
+    pending_judged: list[dict[str, Any]] = []
     for n, step in enumerate(replay.steps, start=1):
         engine.apply_trusted(Action.from_json(step.action))  # validated by loads above
         pending.append(step.action)
+        if n in judged:
+            pending_judged.append(judged[n])
         if step.events:
-            frames.append({"n": n, "actions": pending, "events": step.events, "state": _table_state(engine)})
-            pending = []
+            frames.append(
+                {
+                    "n": n,
+                    "actions": pending,
+                    "events": step.events,
+                    "judgements": pending_judged,
+                    "state": _table_state(engine),
+                }
+            )
+            pending, pending_judged = [], []
     header = {k: v for k, v in replay.header.items() if k != "initial"}
-    return {"header": header, "frames": frames}
+    return {"header": header, "frames": frames, "summary": analysis["summary"]}
 
 
 def verify_hand(row: Hand) -> dict[str, Any]:
@@ -319,7 +389,7 @@ def verify_hand(row: Hand) -> dict[str, Any]:
     action must give exactly the recorded events and result.
     """
     try:
-        replay = loads(export_text(row))
+        replay = loads(export_text(row, with_analysis=False))
     except NotReplayable as exc:
         return {"hand": row.pk, "ok": False, "line": None, "reason": str(exc)}
     except ReplayError as exc:

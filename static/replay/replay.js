@@ -4,7 +4,7 @@
 // every label is in the reader's language (<html lang>), tiles are drawn as tiles, and an event
 // is told in words ("东 打出 [5万]"), never by its engine name.
 import { h } from "../js/dom.js";
-import { LANG, has, t } from "../js/i18n.js";
+import { LANG, has, t, tn, verbLabel } from "../js/i18n.js";
 import { itemDetail, itemLabel, itemValue, seatWord, visible } from "../js/breakdown.js";
 import { parseTiles, sortTiles, tileEl } from "../js/tiles.js";
 import { wildWords } from "../js/variant.js";
@@ -107,6 +107,123 @@ function markWinning(el) {
   return el;
 }
 
+// ------------------------------------------------------------------ the engine's analysis
+// Each frame's judgements (games/engine/insight/analysis.py, docs/api.md): shown for the seats
+// whose hand the viewer sees (the alternatives are tiles of that hand), the summary for all.
+
+/** What a choice does, as the reader says it: a discard is its tile, a claim its verb (and tiles). */
+const COLON = LANG === "en" ? ": " : "：";
+
+function choiceAction(action, decision, wildSet) {
+  const mini = (code) => tileEl(code, { w: 20, lang: LANG, wild: wildSet.has(code), mark: WILD.mark });
+  if (action.do === "discard") return h("span", { class: "rp-an-act" }, mini(action.tile));
+  const parts = [verbLabel(action.do, decision === "turn")];
+  if (action.tiles) parts.push(" ", h("span", { class: "rp-inline" }, parseTiles(action.tiles).map(mini)));
+  else if (action.tile) parts.push(" ", mini(action.tile));
+  return h("span", { class: "rp-an-act" }, parts);
+}
+
+/** The tiles a choice waits on (ready) or that bring it closer (not ready), each with its unseen copies. */
+function gainEl(choice, wildSet) {
+  if (choice.wins) return null;
+  const w = choice.ready ? choice.waits : choice.useful;
+  if (!w) return null;
+  const label = t(choice.ready ? "rp_an_waits" : "rp_an_useful") + COLON;
+  const total = tn("rp_an_unseen", w.unseen, { n: w.unseen });
+  if (w.any_tile) return h("span", { class: "rp-an-gain" }, `${label}${t("rp_an_any_tile")} · ${total}`);
+  const each = w.tiles.map((x) =>
+    h(
+      "span",
+      { class: "rp-an-wait", title: tn("rp_an_unseen", x.unseen, { n: x.unseen }) },
+      tileEl(x.tile, { w: 18, lang: LANG, wild: wildSet.has(x.tile), mark: WILD.mark }),
+      h("sub", {}, String(x.unseen)),
+    ),
+  );
+  return h("span", { class: "rp-an-gain" }, label, h("span", { class: "rp-inline" }, each), ` · ${total}`);
+}
+
+function distanceWord(d) {
+  return d === null || d === undefined ? t("rp_an_won") : d === 0 ? `0 (${t("rp_an_ready")})` : String(d);
+}
+
+function judgementEl(j, wildSet) {
+  if (!sees(j.seat)) {
+    return h("li", { class: "rp-an-item rp-an-hidden", dataset: { seat: j.seat, n: j.n } }, seatWord(j.seat), " ", t("rp_an_hidden"));
+  }
+  const verdict = j.clear_mistake
+    ? h("span", { class: "rp-an-mark rp-an-bad", dataset: { reason: j.reason } }, `✗ ${t("rp_an_mistake")}${COLON}${t(`rp_an_reason_${j.reason}`)}`)
+    : j.chosen_is_best
+      ? h("span", { class: "rp-an-mark rp-an-good" }, `✓ ${t("rp_an_good")}`)
+      : null;
+  const best = j.best.map((c) => {
+    const same = JSON.stringify(c.action) === JSON.stringify(j.action);
+    return h(
+      "li",
+      { class: `rp-an-choice${same ? " rp-an-chosen" : ""}` },
+      choiceAction(c.action, j.decision, wildSet),
+      " ",
+      c.wins ? t("rp_an_won") : t("rp_an_after", { d: distanceWord(c.distance) }),
+      same ? ` (${t("rp_an_chosen")})` : "",
+      c.wins ? null : " · ",
+      gainEl(c, wildSet),
+    );
+  });
+  return h(
+    "li",
+    { class: `rp-an-item${j.clear_mistake ? " rp-an-mistake" : ""}`, dataset: { seat: j.seat, n: j.n, mistake: j.clear_mistake ? "1" : "0" } },
+    h(
+      "p",
+      { class: "rp-an-head" },
+      h("span", { class: "rp-ev-seat" }, seatWord(j.seat)),
+      " ",
+      choiceAction(j.action, j.decision, wildSet),
+      " · ",
+      h("span", { class: "rp-an-distance" }, t("rp_an_distance", { before: distanceWord(j.before), after: distanceWord(j.after) })),
+      verdict ? " · " : "",
+      verdict,
+    ),
+    gainEl(j.chosen, wildSet) ? h("p", { class: "rp-an-row" }, gainEl(j.chosen, wildSet)) : null,
+    h("div", { class: "rp-an-row" }, h("span", { class: "rp-label" }, t("rp_an_best")), h("ol", { class: "rp-an-best" }, best)),
+  );
+}
+
+function summaryText(s) {
+  const parts = [tn("rp_an_decisions", s.decisions, { n: s.decisions })];
+  parts.push(s.clear_mistakes ? tn("rp_an_mistakes", s.clear_mistakes, { n: s.clear_mistakes }) : t("rp_an_no_mistakes"));
+  if (s.ready_turns === null || s.ready_turns === undefined) parts.push(t("rp_an_never_ready"));
+  else if (s.ready_turns === 0) parts.push(t("rp_an_ready_last"));
+  else parts.push(tn("rp_an_ready_turns", s.ready_turns, { n: s.ready_turns }));
+  return parts.join(LANG === "en" ? ", " : "，");
+}
+
+function renderAnalysis(frame, wildSet) {
+  const box = $("rp-analysis");
+  const judged = frame.judgements || [];
+  box.replaceChildren(
+    h("h2", {}, t("rp_an_title")),
+    judged.length
+      ? h("ol", { class: "rp-an-list" }, judged.map((j) => judgementEl(j, wildSet)))
+      : h("p", { class: "rp-an-empty" }, t("rp_an_none")),
+  );
+  const summary = data.summary || [];
+  $("rp-summary").replaceChildren(
+    h("h2", {}, t("rp_an_summary")),
+    h(
+      "ul",
+      { class: "rp-an-summary" },
+      summary.map((s) =>
+        h(
+          "li",
+          { dataset: { seat: s.seat, mistakes: s.clear_mistakes } },
+          h("span", { class: "rp-ev-seat" }, `${seatWord(s.seat)} · ${(header.names || {})[chairOf[s.seat]] ?? ""}`),
+          COLON,
+          h("span", { class: "rp-an-summary-text" }, summaryText(s)),
+        ),
+      ),
+    ),
+  );
+}
+
 function render() {
   const frame = frames[index];
   const state = frame.state;
@@ -153,6 +270,7 @@ function render() {
   board.append(h("p", { class: "rp-info", id: "rp-info" }, info));
   if (result) board.append(resultEl(result, winner));
   $("rp-events").replaceChildren(...frame.events.map(eventItem));
+  renderAnalysis(frame, wildSet);
 }
 
 function go(i) {

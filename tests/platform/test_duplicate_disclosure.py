@@ -222,7 +222,12 @@ def test_a_hand_finished_at_one_table_stays_withheld_until_every_table_has_finis
 
     # The hand's own endpoints say why, and show nothing.
     anon = Client()
-    for url in (f"/api/hands/{h1.pk}/", f"/api/hands/{h1.pk}/replay.jsonl", f"/api/hands/{h1.pk}/verify/"):
+    for url in (
+        f"/api/hands/{h1.pk}/",
+        f"/api/hands/{h1.pk}/replay.jsonl",
+        f"/api/hands/{h1.pk}/analysis/",
+        f"/api/hands/{h1.pk}/verify/",
+    ):
         res = anon.get(url)
         assert res.status_code == 403 and res.json() == {"detail": disclosure.WITHHELD}, url
     page = anon.get(f"/hands/{h1.pk}/replay/")
