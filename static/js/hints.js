@@ -119,40 +119,60 @@ export function renderHints(el, hints, { tileOf, onHover, phone = false }) {
       ),
     );
   }
-  for (const dh of shownDiscards(hints)) {
-    const classes = ["hint-row", "hint-discard"];
-    if (dh.distance === 0) classes.push("ready");
-    if (dh.best) classes.push("best");
-    if (dh.improves) classes.push("improves");
-    const tags = [];
-    if (dh.best) tags.push(h("span", { class: "hint-tag best" }, t("hint_best")));
-    if (dh.improves) tags.push(h("span", { class: "hint-tag improves" }, t("hint_improves")));
-    const parts = [h("span", { class: "hint-label" }, t("hint_discard")), h("span", { class: "hint-tile" }, tileOf(dh.tile, w))];
-    if (dh.waits) {
-      parts.push(h("span", { class: "hint-label" }, t("hint_waits")), waitsEl(dh.waits, tileOf, w, "hint-waits"));
-      if (!dh.waits.any_tile) parts.push(h("span", { class: "hint-total" }, t("hint_total", { n: dh.waits.unseen })));
-    } else {
-      parts.push(h("span", { class: "hint-after" }, distanceText(dh.distance)));
-      if (dh.useful) {
-        parts.push(
-          h("span", { class: "hint-label" }, t("hint_useful")),
-          dh.useful.any_tile ? waitsEl(dh.useful, tileOf, w, "hint-useful") : h("span", { class: "hint-total" }, t("hint_total", { n: dh.useful.unseen })),
-        );
-      }
-    }
-    const row = h(
-      "div",
+  const shown = shownDiscards(hints);
+  const allBest = shown.every((dh) => dh.best);
+  const chip = (dh) => {
+    const el = h(
+      "span",
       {
-        class: classes.join(" "),
-        dataset: { tile: dh.tile, distance: dh.distance },
+        class: `hint-tile${dh.best && !allBest ? " best" : ""}${dh.improves ? " improves" : ""}`,
+        dataset: { tile: dh.tile, distance: dh.distance, best: dh.best ? "1" : "0", improves: dh.improves ? "1" : "0" },
         onmouseenter: () => onHover(dh.tile),
         onmouseleave: () => onHover(null),
       },
-      parts,
-      tags,
+      tileOf(dh.tile, w),
     );
-    rows.set(dh.tile, row);
-    body.push(row);
+    rows.set(dh.tile, el);
+    return el;
+  };
+  const tags = (dh) => [
+    dh.best && !allBest ? h("span", { class: "hint-tag best" }, t("hint_best")) : null,
+    dh.improves ? h("span", { class: "hint-tag improves" }, t("hint_improves")) : null,
+  ];
+  if (shown.length && shown[0].distance === 0) {
+    // Ready after these discards: one row each, with what it would wait on.
+    for (const dh of shown) {
+      const parts = [h("span", { class: "hint-label" }, t("hint_discard")), chip(dh), h("span", { class: "hint-label" }, t("hint_waits"))];
+      if (dh.waits) {
+        parts.push(waitsEl(dh.waits, tileOf, w, "hint-waits"));
+        if (!dh.waits.any_tile) parts.push(h("span", { class: "hint-total" }, t("hint_total", { n: dh.waits.unseen })));
+      }
+      body.push(
+        h(
+          "div",
+          { class: `hint-row hint-discard ready${dh.best && !allBest ? " best" : ""}${dh.improves ? " improves" : ""}`, dataset: { tile: dh.tile, distance: 0 } },
+          parts,
+          tags(dh),
+        ),
+      );
+    }
+  } else if (shown.length) {
+    // Not ready: the discards that keep the hand closest, in one row (the same distance after each).
+    const dh = shown[0];
+    const useful = shown.filter((x) => x.useful && !x.useful.any_tile);
+    body.push(
+      h(
+        "div",
+        { class: `hint-row hint-discard group${dh.improves ? " improves" : ""}`, dataset: { tile: shown.map((x) => x.tile).join(" "), distance: dh.distance } },
+        h("span", { class: "hint-label" }, t("hint_discard")),
+        h("span", { class: "hint-choices" }, shown.map(chip)),
+        h("span", { class: "hint-arrow" }, "→"),
+        h("span", { class: "hint-after" }, distanceText(dh.distance)),
+        dh.improves ? h("span", { class: "hint-tag improves" }, t("hint_improves")) : null,
+        useful.length ? h("span", { class: "hint-total" }, t("hint_useful_n", { n: Math.max(...useful.map((x) => x.useful.unseen)) })) : null,
+        !allBest ? h("span", { class: "hint-tag best" }, t("hint_best")) : null,
+      ),
+    );
   }
   if ((hints.claims || []).length && !body.length) {
     body.push(h("div", { class: "hint-row hint-claims-note" }, t("hint_claims_note")));
