@@ -25,6 +25,9 @@ DISTANCE = {
     "en": re.compile(r"^(Ready|\d+ from ready)$"),
 }
 TURN_TIMEOUT_S = 40
+VERDICT_WORDS = {"zh": ["和", "改善", "持平", "变差"], "en": ["wins", "improves", "keeps", "worsens"]}
+CLAIMS = "#mj-actions button.act:not([data-do=pass]):not([data-do=discard-selected])"
+CLAIM_VERDICTS = "els => els.map(e => e.querySelector('.act-hint')?.textContent || '')"
 BOXES = """els => els.map(e => {
     const r = e.getBoundingClientRect();
     return {x: r.x, y: r.y, width: r.width, height: r.height};
@@ -54,9 +57,9 @@ def create_table_form(page: Any, base: str, hints: bool) -> None:
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
 
 
-def wait_for_my_discard(page: Any) -> None:
-    """Pass every claim offer (after checking its verdict, when hints give one) until the hand
-    asks us to discard."""
+def wait_for_my_discard(page: Any, verdicts: list[str] | None = None) -> None:
+    """Pass every claim offer until the hand asks us to discard; ``verdicts`` collects the
+    verdict words shown on the claim buttons on the way."""
     playable = page.locator("#mj-hand .tile.playable")
     passes = page.locator("#mj-actions button[data-do=pass]")
     end = time.monotonic() + TURN_TIMEOUT_S
@@ -65,6 +68,8 @@ def wait_for_my_discard(page: Any) -> None:
             return
         try:
             if passes.count():
+                if verdicts is not None:  # every claim button, with its verdict ("" when none)
+                    verdicts += page.eval_on_selector_all(CLAIMS, CLAIM_VERDICTS)
                 passes.first.click(timeout=1500)
                 continue
         except Exception:  # the window closed under the click: look again
@@ -74,6 +79,35 @@ def wait_for_my_discard(page: Any) -> None:
     raise AssertionError(
         f"never our turn to discard within {TURN_TIMEOUT_S} s; the server's log ends:\n{server_log_tail()}"
     )
+
+
+def play_out_collecting_verdicts(page: Any, verdicts: list[str]) -> None:
+    """Play the hand to its end (discard the drawn tile, pass every claim), collecting the claim
+    buttons' verdicts on the way."""
+    handend = page.locator("#mj-handend .handend-dialog")
+    passes = page.locator("#mj-actions button[data-do=pass]")
+    drawn = page.locator("#mj-hand .tile.drawn.playable")
+    playable = page.locator("#mj-hand .tile.playable")
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        if handend.count() and handend.is_visible():
+            return
+        try:
+            if passes.count():
+                seen = page.eval_on_selector_all(CLAIMS, CLAIM_VERDICTS)
+                if seen and not verdicts:
+                    page.locator("#mj-actions").screenshot(path=str(ARTIFACTS / "e2e-hints-claim.png"))
+                verdicts += seen
+                passes.first.click(timeout=1500)
+                continue
+            if playable.count():
+                (drawn if drawn.count() else playable.last).click(timeout=1500)
+                page.wait_for_selector("#mj-hand .tile.playable", state="detached", timeout=3000)
+                continue
+        except Exception:  # the table moved on under the click: look again
+            continue
+        page.wait_for_timeout(40)
+    raise AssertionError(f"the hand did not end; the server's log ends:\n{server_log_tail()}")
 
 
 def inside_viewport(page: Any, box: dict[str, float] | None, what: str) -> None:
@@ -93,7 +127,8 @@ def test_hints_table_shows_the_panel_on_our_discard(server: str, chromium: Any, 
     sign_up(page, server)
     create_table_form(page, server, hints=True)
     sit_fill_and_ready(page)
-    wait_for_my_discard(page)
+    verdicts: list[str] = []
+    wait_for_my_discard(page, verdicts)
 
     panel = page.locator("#mj-hints")
     expect(panel).to_be_visible()
@@ -139,6 +174,9 @@ def test_hints_table_shows_the_panel_on_our_discard(server: str, chromium: Any, 
     # All in the page's language.
     offenders = [s for s in untranslated(page, lang) if any(s in t for t in panel.all_inner_texts())]
     assert offenders == [], offenders
+    if size == "desktop":  # play on to the end: every claim offered carries its verdict
+        play_out_collecting_verdicts(page, verdicts)
+    assert all(v in VERDICT_WORDS[lang] for v in verdicts), verdicts
     assert errors == []
 
 
@@ -206,7 +244,6 @@ DRAW_JS = """async (hints) => {
     return {verdicts, matched, distances: [0, 1, 2].map((d) => m.distanceText(d)),
             ready: [...m.readyTiles(hints)].sort()};
 }"""
-VERDICT_WORDS = {"zh": ["和", "改善", "持平", "变差"], "en": ["wins", "improves", "keeps", "worsens"]}
 DISTANCE_WORDS = {"zh": ["听牌", "一向听", "二向听"], "en": ["Ready", "1 from ready", "2 from ready"]}
 
 
