@@ -170,6 +170,9 @@ def test_hints_table_shows_the_panel_on_our_discard(server: str, chromium: Any, 
     if size == "desktop":
         page.locator(f"#mj-hand .tile.playable[data-tile='{code}']").first.hover()
         expect(panel.locator(f".hint-tile[data-tile='{code}']")).to_have_class(re.compile(r"\blit\b"))
+        # ... and a discard in the panel lights the hand's tiles of its kind.
+        panel.locator(f".hint-tile[data-tile='{code}']").hover()
+        expect(page.locator(f"#mj-hand .tile.hint-lit[data-tile='{code}']").first).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / f"e2e-hints-{lang}-{size}.png"))
     # All in the page's language.
     offenders = [s for s in untranslated(page, lang) if any(s in t for t in panel.all_inner_texts())]
