@@ -90,6 +90,7 @@ class TableSerializer(serializers.ModelSerializer):
             "turn_seconds",
             "claim_seconds",
             "is_private",
+            "hints",
             "room_code",
             "status",
             "owner_id",
@@ -141,6 +142,9 @@ class TableCreateSerializer(StrictJSONTypes, serializers.Serializer):
         default=8, min_value=0, max_value=POSITIVE_SMALL_MAX, help_text="Seconds per claim window (3–120)."
     )
     is_private = serializers.BooleanField(default=False, help_text="Unlisted; players join with the room code.")
+    hints = serializers.BooleanField(
+        default=False, help_text="听牌 hints for the seated players; a table with hints is not rated."
+    )
 
 
 class SitSerializer(StrictJSONTypes, serializers.Serializer):

@@ -21,7 +21,7 @@ from games.rules.rule_set_names import rule_set_name
 from mahjong_platform.limits import STAKE_MAX
 
 OPTION_PREFIX = "opt_"
-TABLE_FIELDS = ("stake", "hands_total", "turn_seconds", "claim_seconds", "is_private")
+TABLE_FIELDS = ("stake", "hands_total", "turn_seconds", "claim_seconds", "is_private", "hints")
 # The stake is the table's 底分: the schema's own `base` stays at its default so that the two never multiply.
 HIDDEN_OPTIONS = frozenset({"base"})
 
@@ -109,6 +109,13 @@ class TableForm(forms.Form):
         required=False,
         help_text=_("Not listed in the lobby; players join with its room code."),
     )
+    hints = forms.BooleanField(
+        label=_("Hints"),
+        required=False,
+        help_text=_(
+            "Show each player which discards keep the hand ready and what it waits on. A table with hints is not rated."
+        ),
+    )
 
     def __init__(self, variant: Variant, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -139,7 +146,7 @@ class TableForm(forms.Form):
         """This (unbound) form showing the table's terms a player already typed in ``data``:
         switching the rule set must not wipe out the stake or the number of hands."""
         for name in TABLE_FIELDS:
-            if name == "is_private":
+            if name in ("is_private", "hints"):
                 self.initial[name] = bool(data.get(name))
             elif data.get(name) not in (None, ""):
                 self.initial[name] = data.get(name)
@@ -156,6 +163,7 @@ class TableForm(forms.Form):
             "turn_seconds": data["turn_seconds"],
             "claim_seconds": data["claim_seconds"],
             "is_private": data["is_private"],
+            "hints": data["hints"],
         }
 
 

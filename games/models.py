@@ -35,6 +35,9 @@ class Table(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(default=20)
     claim_seconds = models.PositiveSmallIntegerField(default=8)
     is_private = models.BooleanField(default=False)
+    # 听牌 hints for the seated players (games/hints.py).  Off for tournament tables, and a
+    # table with hints is never rated (ratings.services.is_rated).
+    hints = models.BooleanField(default=False)
     room_code = models.CharField(max_length=8, unique=True, default=new_room_code)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tables")
     status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)

@@ -16,6 +16,7 @@ from games.engine.hand import Hand as EngineHand
 from games.engine.state import SEATS, Action
 from games.engine.tiles import parse_tile, parse_tiles
 from games.engine.variants import get_variant
+from games.hints import hints_for
 from games.models import Hand, Seat, Table
 from games.names import display_names
 
@@ -139,6 +140,7 @@ def hand_info(
     if ended and not (disclosure.may_disclose(row) if disclosed is None else disclosed):
         view = disclosure.redact_view(view, seated=position is not None)
         withheld = disclosure.WITHHELD
+    shown = _with_own_answer(row, engine_seat, view)
     return {
         "id": row.pk,
         "number": row.number,
@@ -152,8 +154,11 @@ def hand_info(
         "withheld": withheld,  # why the seed (and for watchers the revealed hands) is not shown
         "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
         "deadline_in_ms": deadline_ms,
-        "view": _with_own_answer(row, engine_seat, view),
+        "view": shown,
         "deltas": row.deltas if finished else None,
+        # 听牌 hints for this seat when the table has them (games/hints.py); None otherwise.
+        # Watchers have none: ask before touching row.table (a watcher's row may not carry it).
+        "hints": None if finished or position is None else hints_for(row.table, shown, position),
     }
 
 

@@ -28,6 +28,7 @@ TEXTS: Mapping[str, Promise] = {
     ),
     "balance_short": _("you need at least %(needed)s to %(doing)s at this table (you have %(balance)s)"),
     "hands_out_of_range": _("a match has 1 to 64 hands"),
+    "hints_not_in_tournaments": _("a tournament table has no hints"),
     "match_started": _("the match has started"),
     "match_started_watch": _("the match has started; you can watch"),
     "not_seated": _("you do not sit at this table"),

@@ -44,8 +44,10 @@ def person(seat: Seat) -> bool:
 
 def is_rated(table: Table, seats: Sequence[Seat] | None = None) -> bool:
     """Does this table's match count for ratings?  Yes unless a bot sits at it (or a seat is
-    empty when the match runs), or the table says ``rated_with_bots``.  A rated table is also
-    one where hints are off (the hints feature asks this)."""
+    empty when the match runs), or the table says ``rated_with_bots``; never if the table has
+    hints on (``Table.hints``)."""
+    if table.hints:  # a table where the engine helps the players is played for fun, not rank
+        return False
     seats = list(table.seats.all()) if seats is None else list(seats)
     if len(seats) == 4 and all(person(s) for s in seats):
         return True

@@ -398,6 +398,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nrule sets: greedy-bot hands, and each rule set's own win judgement (wilds, stand-ins, forms)")
     _bench_rule_sets(rep, 40 if quick else 200)
 
+    print("\nhints: every decision of greedy-bot hands, from the deciding seat's view (games.engine.insight)")
+    _bench_hints(rep, 6 if quick else 30)
+
     elapsed = time.perf_counter() - started
     print(f"\n{rep.passed} PASS, {rep.missed} MISS in {elapsed:.1f} s")
     return 1 if mismatches else 0
@@ -441,6 +444,63 @@ def _bench_rule_sets(rep: Report, hands: int) -> None:
             f"{variant.key}: win judgement p50 / p99 ({len(calls)} calls)",
             f"{_pct(calls, 0.5) * 1e6:.1f} / {_pct(calls, 0.99) * 1e6:.1f} us",
         )
+
+
+def hint_decisions(variant: Any, hands: int) -> list[Any]:
+    """The seat views of every discard and claim decision in ``hands`` greedy-bot hands (the
+    views a hinted table would compute hints for)."""
+    from games.engine.bots import GreedyBot
+    from games.engine.insight.seat_view import SeatView
+    from games.engine.simulate import bot_rng, hand_seed
+
+    views = []
+    for i in range(hands):
+        seed = hand_seed(f"bench-hints-{variant.key}", i)
+        hand = variant.new_hand({}, {}, seed=seed)
+        bot, rng = GreedyBot(), bot_rng(seed)
+        while not hand.ended:
+            for seat in range(4):
+                legal = hand.legal_actions(seat)
+                if legal:
+                    view = SeatView.from_view(hand.view(seat))
+                    if view is not None and (view.discards or view.offers):
+                        views.append(view)
+                    hand.apply(bot.choose(hand, seat, rng, legal))
+                    break
+            else:  # nobody to act: a hand that cannot go on (the engine never leaves one)
+                break
+    return views
+
+
+def _bench_hints(rep: Report, hands: int) -> None:
+    """p50 / p99 of one hint set per rule set (target p99 <= 5 ms, issue 20), beside the
+    standard-shape shanten of the same hands as the in-run reference: the ratio says how many
+    shanten calls a hint set costs, which does not move with the machine's speed."""
+    from games.engine.insight.hints import hints
+    from games.engine.variants import all_variants
+
+    for variant in all_variants():
+        views = hint_decisions(variant, hands)
+        for view in views:  # warm-up: the shape tables fill on first use
+            hints(view)
+        # Best of three per decision: a p99 of single runs on this shared machine measures its
+        # other processes (a scheduler slice is milliseconds), not the hint set.
+        calls = sorted(min(_latencies(partial(hints, view)) for _ in range(3)) for view in views)
+        counts = [view.reader().readings(view.counts()) for view in views]
+        plain = [next(iter(r)) for r in counts]
+        ref = sorted(
+            min(_latencies(partial(shapes.shanten, [min(x, 4) for x in c], w)) for _ in range(3))
+            for c, w in plain
+            if (sum(c) + w) % 3
+        )
+        p99 = _pct(calls, 0.99)
+        rep.line(
+            f"{variant.key}: hint set p50 / p99 ({len(calls)})",
+            f"{_pct(calls, 0.5) * 1e3:.2f} / {p99 * 1e3:.2f} ms",
+            "target p99 <= 5 ms",
+            p99 <= 0.005,
+        )
+        rep.line(f"{variant.key}: hint set / one shanten (p50)", f"{_pct(calls, 0.5) / _pct(ref, 0.5):.0f}x")
 
 
 def _never() -> Decomposition:

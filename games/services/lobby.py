@@ -34,8 +34,10 @@ def create_table(
     claim_seconds: int = 8,
     is_private: bool = False,
     score_only: bool = False,
+    hints: bool = False,
 ) -> Table:
-    """``score_only`` (tournaments) allows stake 0: hands are scored but move no wallet units."""
+    """``score_only`` (tournaments) allows stake 0: hands are scored but move no wallet units.
+    ``hints``: 听牌 hints for the seated players; never at a tournament's (score-only) table."""
     try:
         rules = get_variant(variant)
         opts = rules.validate_options(options or {})
@@ -47,6 +49,8 @@ def create_table(
         raise Refused("a match has 1 to 64 hands", "hands_out_of_range")
     if not 5 <= turn_seconds <= 300 or not 3 <= claim_seconds <= 120:
         raise Refused("time limits: 5–300 s per turn, 3–120 s per claim", "time_limits_out_of_range")
+    if hints and score_only:
+        raise Refused("a tournament table has no hints", "hints_not_in_tournaments")
     if stake > 0 and not score_only:
         _refuse_unaffordable(stake)
     # A saturated process takes no new table (games/overload.py): the players it would bring
@@ -62,6 +66,7 @@ def create_table(
             turn_seconds=turn_seconds,
             claim_seconds=claim_seconds,
             is_private=is_private,
+            hints=bool(hints),
             owner=owner,
         )
         Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(4)])

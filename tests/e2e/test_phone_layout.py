@@ -210,13 +210,14 @@ def play_hand(page: Any, phone: bool, words: dict[str, str], timeout: float = 60
     raise AssertionError(f"the hand did not end within {timeout} s; the server's log ends:\n{server_log_tail()}")
 
 
-def small_text(page: Any) -> list[str]:
-    """The hand-end dialog's texts drawn under 14 px (font size times the rendered scale)."""
+def small_text(page: Any, dialog: str = "#mj-handend .handend-dialog") -> list[str]:
+    """A dialog's texts (the hand-end one's by default) drawn under 14 px (font size times the
+    rendered scale)."""
     return list(
         page.evaluate(
-            """(min) => {
+            """([min, selector]) => {
         const out = [];
-        const dialog = document.querySelector("#mj-handend .handend-dialog");
+        const dialog = document.querySelector(selector);
         const scale = dialog.getBoundingClientRect().width / dialog.offsetWidth; // 1 outside the felt
         for (const el of dialog.querySelectorAll("*")) {
             if (el.closest(".tile") || el.closest("svg")) continue;
@@ -228,7 +229,7 @@ def small_text(page: Any) -> list[str]:
         }
         return out;
     }""",
-            MIN_TEXT_PX,
+            [MIN_TEXT_PX, dialog],
         )
     )
 
@@ -406,4 +407,35 @@ def test_discard_animation_and_reduced_motion(
                        const d = parseFloat(getComputedStyle(e).animationDuration); e.remove(); return d; }"""
         )
         assert 0 < duration <= 0.2
+    context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES)
+def test_the_piao_question_fits_a_phone(server: str, chromium: Any, errors: list[str], width: int, height: int) -> None:
+    """东北's 飘 question before the deal: on a phone, upright and sideways, the dialog and every
+    answer button are inside the window, the buttons big enough for a thumb and the text legible;
+    a tap answers it."""
+    from playwright.sync_api import expect
+
+    context = phone_context(chromium, "zh-CN", width, height)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_up(page, server)
+    create_table(page, server, "dongbei", hands=1)
+    sit_fill_and_ready(page)
+    dialog = page.locator("#mj-prehand .prehand-dialog")
+    expect(dialog).to_be_visible(timeout=15_000)
+    inside_viewport(page, dialog.bounding_box(), "the 飘 dialog")
+    choices = page.locator("#mj-prehand .ph-choice")
+    assert choices.count() >= 2
+    for box in choices.evaluate_all(BOXES):
+        inside_viewport(page, box, "a 飘 answer")
+        assert box["height"] >= 40 and box["width"] >= 40, box  # a thumb's target
+    assert small_text(page, "#mj-prehand .prehand-dialog") == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"e2e-phone-{width}x{height}-piao.png"))
+    page.locator("#mj-prehand .ph-choice[data-value='0']").tap()
+    expect(page.locator("#mj-prehand")).to_be_hidden(timeout=15_000)
+    expect(page.locator("#mj-hand .tile")).not_to_have_count(0, timeout=15_000)
     context.close()

@@ -1,0 +1,29 @@
+"""听牌 hints at a live table: the engine's :mod:`games.engine.insight.hints` for a seat's view.
+
+A table opts in (``Table.hints``, off by default, never at a tournament's table, never rated);
+then each seated player's state carries ``hand.hints`` (docs/protocol.md), computed from the
+very view that player is sent — so a hint can only know what its reader may see.  Watchers and
+finished hands get none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.insight.hints import hints
+from games.engine.insight.seat_view import SeatView
+from games.models import Table
+
+
+def hints_for(table: Table, view: dict[str, Any], position: int | None) -> dict[str, Any] | None:
+    """The hint set for the reader of ``view`` (a seat's engine view, its own answer applied),
+    or None: hints off, a watcher, or nothing to hint (no decision and not ready)."""
+    if not table.hints or position is None:
+        return None
+    seat = SeatView.from_view(view)
+    if seat is None:
+        return None
+    found = hints(seat)
+    if not found.discards and not found.claims and found.waits is None:
+        return None
+    return found.to_json()
