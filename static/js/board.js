@@ -6,6 +6,7 @@
 // is the bottom one's layout rotated (right: -90°, top: 180°, left: 90°), as on a real table.
 
 import { clear, h, signed } from "./dom.js";
+import { claimVerdict, hintsOf, readyTiles, renderHints, verdictTag } from "./hints.js";
 import { LANG, t, verbLabel, windName } from "./i18n.js";
 import { plateDelta } from "./scores.js";
 import { parseTiles, sortTiles, tileEl } from "./tiles.js";
@@ -124,6 +125,11 @@ export class Board {
     this.prompt = h("div", { class: "prompt", id: "mj-prompt", "aria-live": "polite" });
     this.actions = h("div", { class: "actions", id: "mj-actions" });
     this.picker = h("div", { class: "picker", id: "mj-picker", hidden: true });
+    // 听牌 hints (hints.js): under the own hand; table.js places it (under the felt, or in the dock).
+    this.hintsEl = h("div", { class: "hints", id: "mj-hints", hidden: true, "aria-live": "polite" });
+    this.hints = null; // this frame's hand.hints (null: none shown)
+    this.hintRows = new Map(); // tile code -> its row in the panel
+    this.hintLit = null; // the tile code whose row is lit (hover / focus on a hand tile)
     this.clocks = [];
     // What the player is picking (reset whenever the decision changes): "ready" makes the hand's
     // tiles that may go with 报听 clickable; a verb name opens the tile picker of that verb.
@@ -158,6 +164,7 @@ export class Board {
     this.stage.classList.toggle("in-hand", Boolean(view));
     this.stage.classList.toggle("pre-hand", preMode);
     const style = view ? tileStyle(view) : null;
+    this.hints = view ? hintsOf(frame) : null;
     for (let chair = 0; chair < 4; chair++) {
       const side = sideOf(chair, frame.you);
       const seat = frame.seats[chair];
@@ -179,6 +186,38 @@ export class Board {
     else this.renderCenter(frame, ctx, style);
     this.renderInfo(view);
     this.renderActions(preMode ? { ...frame, hand: null } : frame, ctx, style);
+    this.renderHints(style);
+  }
+
+  /** The hints panel, rebuilt only when the hints (or the layout) change. */
+  renderHints(style) {
+    const key = JSON.stringify([this.hints, this.layout.phone, style?.wilds || null, style?.standIns || null]);
+    if (this.hintsEl.dataset.key === key) return;
+    this.hintsEl.dataset.key = key;
+    this.hintRows = renderHints(this.hintsEl, this.hints, {
+      phone: this.layout.phone,
+      tileOf: (code, w) => (style ? styledTile(code, style, { w }) : tile(code, { w })),
+      onHover: (code) => this.lightHand(code),
+    });
+    this.hintLit = null;
+    this.app()?.classList.toggle("has-hints", Boolean(this.hints));
+  }
+
+  app() {
+    return this.stage.closest(".mj-app") || document.getElementById("mj-app");
+  }
+
+  /** A hand tile under the pointer (or focused): light its row in the hints panel. */
+  lightHint(code) {
+    if (this.hintLit === code) return;
+    this.hintLit = code;
+    for (const [tileCode, row] of this.hintRows) row.classList.toggle("lit", tileCode === code);
+  }
+
+  /** A hints row under the pointer: light the hand's tiles of that kind. */
+  lightHand(code) {
+    for (const el of this.strips[0].querySelectorAll("#mj-hand .tile")) el.classList.toggle("hint-lit", Boolean(code) && el.dataset.tile === code);
+    this.lightHint(code);
   }
 
   rerender() {
@@ -292,6 +331,7 @@ export class Board {
         this.layout,
         style.wilds,
         style.standIns,
+        [...readyTiles(this.hints)],
       ]);
       if (el.dataset.key === key && el.isConnected) return;
       el.dataset.key = key;
@@ -349,6 +389,7 @@ export class Board {
     const allowed = new Set(legal.filter((a) => a.do === verb && a.tile).map((a) => a.tile));
     const active = allowed.size > 0 && !ctx.pending;
     const sorted = sortTiles(tiles, style.wilds);
+    const keepsReady = readyTiles(this.hints); // hints: discarding these keeps the hand ready
     // The drawn tile slides in, unless it was already there (a rebuild) or motion is reduced.
     const animateDraw = Boolean(drawn) && this.prevDrawn !== undefined && this.prevDrawn !== drawn && motionAllowed();
     this.prevDrawn = drawn || null;
@@ -372,10 +413,20 @@ export class Board {
     const make = (code, isDrawn, idx = -1) => {
       const playable = active && allowed.has(code);
       const selected = playable && !picking && sel && sel.code === code && sel.drawn === isDrawn && sel.idx === idx;
+      const hintReady = playable && !picking && keepsReady.has(code);
       const el = styledTile(code, style, {
         w,
-        className: `${isDrawn ? "drawn" : "in-hand"}${playable ? " playable" : active ? " dimmed" : ""}${playable && picking ? " ready-pick" : ""}${selected ? " selected" : ""}${isDrawn && animateDraw ? " anim-draw" : ""}`,
+        className: `${isDrawn ? "drawn" : "in-hand"}${playable ? " playable" : active ? " dimmed" : ""}${playable && picking ? " ready-pick" : ""}${selected ? " selected" : ""}${isDrawn && animateDraw ? " anim-draw" : ""}${hintReady ? " hint-ready" : ""}`,
       });
+      if (hintReady) el.dataset.hint = t("hint_ready_mark");
+      if (this.hints) {
+        const light = () => this.lightHint(code);
+        const unlight = () => this.lightHint(null);
+        el.addEventListener("mouseenter", light);
+        el.addEventListener("focus", light);
+        el.addEventListener("mouseleave", unlight);
+        el.addEventListener("blur", unlight);
+      }
       if (playable) {
         el.tabIndex = 0;
         el.setAttribute("role", "button");
@@ -555,6 +606,7 @@ export class Board {
       ctx.deadlineAt !== null,
       view?.table?.gold || null,
       view?.table?.wilds || null,
+      this.hints?.claims || null,
     ]);
     if (this.actions.dataset.key === key) {
       if (this.promptClock && !this.prompt.hidden) this.clocks.push(this.promptClock);
@@ -589,6 +641,7 @@ export class Board {
         },
         h("span", { class: "act-label" }, label),
         minis.length ? h("span", { class: "act-tiles" }, minis) : null,
+        extra.noTiles || a.do === "pass" ? null : verdictTag(claimVerdict(this.hints, a)),
       );
     };
     const strip = (a) => {

@@ -22,6 +22,9 @@ const STAGE_H = 760;
 // The felt's design size per layout (table.css): the phone docks the bottom strip; held upright
 // it gets a narrower felt of its own, the seats and ponds closer together.
 const STAGES = { desktop: [STAGE_W, STAGE_H], landscape: [STAGE_W, 632], portrait: [700, 720] };
+// A table with 听牌 hints keeps this much room under the felt for the hints panel (desktop), so
+// that the felt keeps its size when the panel comes and goes with the player's decisions.
+const HINTS_ROOM = 92;
 
 const app = document.getElementById("mj-app");
 const wrap = document.getElementById("mj-stage-wrap");
@@ -49,6 +52,7 @@ const state = {
   conn: "connecting",
   lastReconnect: 0,
   standing: false, // a stand command of mine is on its way (an unseating is not)
+  hintsTable: false, // the table gives 听牌 hints (table.hints, or hints seen on this page)
 };
 
 const board = new Board(stage, {
@@ -314,6 +318,12 @@ function render() {
   app.classList.toggle("in-hand", inHand);
   app.dataset.status = frame.table.status;
   app.dataset.you = frame.you ?? "";
+  const hintsTable = frame.table.hints === true || (frame.table.hints === undefined && (state.hintsTable || Boolean(hand?.hints)));
+  if (hintsTable !== state.hintsTable) {
+    state.hintsTable = hintsTable;
+    app.classList.toggle("hints-table", hintsTable);
+    requestAnimationFrame(() => fit(true));
+  }
 
   board.render(frame, {
     pending: state.pending,
@@ -440,11 +450,12 @@ let layoutKey = null;
 function place(phone) {
   if (phone) {
     dockBar.append(board.prompt, board.actions, oneTap);
-    dock.append(board.picker, board.strips[0]);
+    dock.append(board.picker, board.strips[0], board.hintsEl);
     layer.append(handEndEl, preHandEl, confirmEl, prefs.panel, toasts);
     wrap.before(roomEl);
   } else {
     stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, handEndEl, preHandEl, confirmEl, prefs.panel, toasts);
+    wrap.after(board.hintsEl); // under the felt, at the page's own size
     document.getElementById("mj-head")?.append(oneTap);
   }
 }
@@ -461,7 +472,10 @@ function fit(force = false) {
     app.classList.toggle("phone", phone);
     app.dataset.layout = mode || "desktop";
     if (moved) place(phone);
-    else if (first) document.getElementById("mj-head")?.append(oneTap);
+    else if (first) {
+      document.getElementById("mj-head")?.append(oneTap);
+      wrap.after(board.hintsEl);
+    }
     oneTap.hidden = !touch;
     board.layout = { phone, portrait: mode === "portrait", handWidth: phone ? dock.clientWidth - 12 : 1070 };
     board.selectFirst = touch && !oneTapOn();
@@ -477,11 +491,12 @@ function fit(force = false) {
   // phone, the felt fits above the dock.
   const height = phone
     ? Math.max(stageH * 0.3, window.innerHeight - docked - 8)
-    : Math.max(STAGE_H * 0.55, window.innerHeight - Math.min(top, 120) - 44);
+    : Math.max(STAGE_H * 0.55, window.innerHeight - Math.min(top, 120) - 44 - (state.hintsTable ? HINTS_ROOM : 0));
   const scale = Math.min(width / stageW, height / stageH, 1.3);
   stage.style.transform = `scale(${scale})`;
   wrap.style.width = `${stageW * scale}px`;
   wrap.style.height = `${stageH * scale}px`;
+  board.hintsEl.style.maxWidth = phone ? "" : `${stageW * scale}px`;
 }
 
 window.addEventListener("resize", () => fit());
