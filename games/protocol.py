@@ -85,6 +85,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "hands_played": table.hands_played,
         "status": table.status,
         "is_private": table.is_private,
+        "hints": table.hints,  # 听牌 hints for the seated players (games/hints.py)
         "turn_seconds": table.turn_seconds,
         "claim_seconds": table.claim_seconds,
         "owner_id": table.owner_id,

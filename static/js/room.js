@@ -2,14 +2,65 @@
 
 import { clear, h } from "./dom.js";
 import { t, tn, windName } from "./i18n.js";
+import { apiGet, apiPost } from "./net.js";
 
 const SEATS = "ESWN";
+
+// The table's rating option (GET/POST /api/tables/<id>/rating/, ratings/api.py), read once a page:
+// {tableId, rated, rated_with_bots} once known, with `busy` while a change is being saved.
+const rating = { tableId: null, known: false, rated: false, withBots: false, busy: false, error: "" };
+
+function loadRating(tableId, rerender) {
+  if (rating.tableId === tableId) return;
+  Object.assign(rating, { tableId, known: false, error: "" });
+  apiGet(`/api/tables/${tableId}/rating/`)
+    .then((r) => Object.assign(rating, { known: true, rated: r.rated, withBots: r.rated_with_bots }))
+    .catch(() => Object.assign(rating, { known: false }))
+    .finally(rerender);
+}
+
+/** Whether the match counts for ratings, and for the owner of a table with bots the choice to
+ *  rate it anyway (before the match; a hints table is never rated). */
+function ratingNote(table, seats, isOwner, rerender) {
+  if (table.hints) return h("p", { class: "room-note room-rating", dataset: { rated: "0" } }, t("room_hints_unrated"));
+  loadRating(table.id, rerender);
+  if (!rating.known) return null;
+  const bots = seats.some((s) => s.is_bot);
+  // Without bots the match is rated once four people sit (the answer "now" may still be no).
+  const rated = bots ? rating.withBots : true;
+  const line = h("p", { class: "room-note room-rating", dataset: { rated: rated ? "1" : "0" } }, rated ? t("room_rated") : t("room_unrated_bots"));
+  if (!isOwner || table.status !== "waiting") return line;
+  const box = h("input", {
+    type: "checkbox",
+    id: "mj-rated-with-bots",
+    checked: rating.withBots,
+    disabled: rating.busy,
+    onchange: (ev) => {
+      const want = ev.target.checked;
+      rating.busy = true;
+      apiPost(`/api/tables/${table.id}/rating/`, { rated_with_bots: want })
+        .then((r) => Object.assign(rating, { rated: r.rated, withBots: r.rated_with_bots, error: "" }))
+        .catch((err) => Object.assign(rating, { error: String(err.message || err) }))
+        .finally(() => {
+          rating.busy = false;
+          rerender();
+        });
+    },
+  });
+  return h(
+    "div",
+    { class: "room-rating-option" },
+    line,
+    h("label", { class: "choice", for: "mj-rated-with-bots" }, box, " ", t("room_rate_with_bots")),
+    rating.error ? h("p", { class: "room-note error", role: "alert" }, rating.error) : null,
+  );
+}
 
 /**
  * Render the room into `el` from a frame.  `me` is the signed-in user's id (null when signed
  * out); `onCommand(name, arg)` runs "sit" (chair), "stand", "ready", "unready", "bots".
  */
-export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft }) {
+export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft, rerender = () => {} }) {
   const table = frame.table;
   const seats = frame.seats;
   const mine = seats.find((s) => me !== null && s.user_id === me) || null;
@@ -83,6 +134,7 @@ export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft }) {
     ),
     h("div", { class: "chairs" }, chairs),
     h("div", { class: "room-actions" }, buttons),
+    ratingNote(table, seats, isOwner, rerender),
     countdown,
   );
   return countdown;

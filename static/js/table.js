@@ -341,6 +341,7 @@ function render() {
       pending: state.roomPending,
       onCommand: command,
       readyMsLeft: readyLeft(),
+      rerender: render,
     });
   } else {
     roomEl.hidden = true;

@@ -228,3 +228,38 @@ def test_a_token_made_on_the_profile_page_reads_the_api(pages: Pages, server: st
     expect(page.locator("#api-token-none")).to_be_visible()
     gone = script.request.get(f"{server}/api/account/", headers={"Authorization": f"Token {key}"})
     assert gone.status in (401, 403)
+
+
+@pytest.mark.parametrize(("lang", "size"), CASES)
+def test_the_waiting_room_says_whether_the_match_is_rated_and_the_owner_may_rate_it_with_bots(
+    pages: Pages, server: str, lang: str, size: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = pages.new()
+    sign_up(page, server)
+    create_table(page, server, hands=1)
+    room = page.locator("#mj-room")
+    room.locator(".room-actions [data-cmd=sit]").click()
+    room.locator("[data-cmd=bots]").click()
+    expect(room.locator(".chair[data-bot='1']")).to_have_count(3)
+    note = room.locator(".room-rating")
+    expect(note).to_have_attribute("data-rated", "0")
+    expect(note).to_contain_text(words(lang, "有机器人的牌局不计等级分", "A match with bots does not count"))
+    box = room.locator("#mj-rated-with-bots")
+    expect(box).not_to_be_checked()
+    box.check()
+    expect(note).to_have_attribute("data-rated", "1")
+    expect(note).to_contain_text(words(lang, "本场计入等级分", "This match counts for ratings"))
+    page.reload()  # the option is the server's, not the page's
+    expect(page.locator("#mj-rated-with-bots")).to_be_checked()
+    in_language(page, lang)
+
+    # A table with hints says it is not rated, and offers no such box.
+    page.goto(f"{server}/tables/new/")
+    page.fill("input[name=hands_total]", "1")
+    page.check("input[name=hints]")
+    page.locator("main form[method=post] button[type=submit]").click()
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    expect(page.locator("#mj-room .room-rating")).to_contain_text(words(lang, "听牌提示", "Hints are on"))
+    expect(page.locator("#mj-rated-with-bots")).to_have_count(0)
