@@ -8,11 +8,14 @@ finished hands get none.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from games.engine.insight.hints import hints
 from games.engine.insight.seat_view import SeatView
 from games.models import Table
+
+log = logging.getLogger(__name__)
 
 
 def hints_for(table: Table, view: dict[str, Any], position: int | None) -> dict[str, Any] | None:
@@ -20,10 +23,16 @@ def hints_for(table: Table, view: dict[str, Any], position: int | None) -> dict[
     or None: hints off, a watcher, or nothing to hint (no decision and not ready)."""
     if not table.hints or position is None:
         return None
-    seat = SeatView.from_view(view)
-    if seat is None:
+    try:
+        seat = SeatView.from_view(view)
+        found = hints(seat) if seat is not None else None
+    except Exception:  # noqa: BLE001 - a hint is help, never a reason for the step to fail
+        # This runs inside the step's transaction (games.fanout): a fault here would roll back
+        # the move it describes.  The player loses the hint for this frame, not the move.
+        log.exception("hints failed for table %s, seat %s", table.pk, position)
         return None
-    found = hints(seat)
+    if found is None:
+        return None
     if not found.discards and not found.claims and found.waits is None:
         return None
     return found.to_json()

@@ -98,3 +98,22 @@ def test_the_api_and_the_form_create_a_table_with_hints() -> None:
     )
     assert page.status_code == 302, page.content[:500]
     assert Table.objects.order_by("-pk").first().hints  # type: ignore[union-attr]
+
+
+def test_a_fault_in_the_hints_loses_the_hint_not_the_move(monkeypatch: Any, caplog: Any) -> None:
+    """The hints run inside the step's transaction: if they raise, the state still renders (no
+    hint) and the discard goes through."""
+    import games.hints
+
+    table, users = four_people("f", hints=True)
+
+    def broken(view: Any, **_: Any) -> Any:
+        raise RuntimeError("a bug in the hints")
+
+    monkeypatch.setattr(games.hints, "hints", broken)
+    assert state(table, 0)["hand"]["hints"] is None
+    assert "hints failed" in caplog.text
+    hand = state(table, 0)["hand"]
+    tile = next(a["tile"] for a in hand["view"]["legal_actions"] if a["do"] == "discard")
+    assert services.submit(hand["id"], users[0], {"do": "discard", "tile": tile}, hand["seq"]) > hand["seq"]
+    assert state(table, 0)["hand"]["seq"] > hand["seq"]
