@@ -26,6 +26,7 @@ validated ``Hand.apply`` and compares each event with the log.  Any disagreement
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ from games.engine.wall import seed_commitment
 from games.models import Hand
 from mahjong_platform.jsonlimits import loads_bounded
 
+log = logging.getLogger(__name__)
 FORMAT = "caishen-replay/1"
 # Characters in one line: as much as the check endpoint takes in a whole body (ReplayCheckView).
 # Depth and numbers keep loads_bounded's limits, far beyond any replay this module writes.
@@ -136,6 +138,23 @@ def analysis_json(row: Hand, recorded: tuple[dict[str, Any], list[Any]] | None =
     return data
 
 
+# What a replay shows when its analysis failed: no judgement, and the replay itself intact.
+NO_ANALYSIS: dict[str, Any] = {"judgements": [], "summary": None}
+
+
+def analysis_or_none(row: Hand, recorded: tuple[dict[str, Any], list[Any]] | None = None) -> dict[str, Any]:
+    """:func:`analysis_json`, or :data:`NO_ANALYSIS` when the analysis itself fails: the replay
+    (the record of the hand) must stay downloadable and viewable whatever the engine's judgement
+    does.  Refusals (NotReplayable, Withheld) still raise: they are answers, not faults."""
+    try:
+        return analysis_json(row, recorded)
+    except NotReplayable:
+        raise
+    except Exception:  # noqa: BLE001 - the analysis is an extra; log it and show the replay
+        log.exception("the analysis of hand %s failed", row.pk)
+        return NO_ANALYSIS
+
+
 def export_lines(row: Hand, *, with_analysis: bool = True) -> list[str]:
     """The replay of a finished hand, one JSON text a line (no newlines inside); with the
     engine's analysis on the judged action lines and the end line unless ``with_analysis`` is off."""
@@ -143,7 +162,7 @@ def export_lines(row: Hand, *, with_analysis: bool = True) -> list[str]:
     judged: dict[int, dict[str, Any]] = {}
     summary: list[dict[str, Any]] | None = None
     if with_analysis:
-        analysis = analysis_json(row, (initial, actions))
+        analysis = analysis_or_none(row, (initial, actions))
         judged = {j["n"]: j for j in analysis["judgements"]}
         summary = analysis["summary"]
     engine = _new_engine(initial)
@@ -355,7 +374,11 @@ def viewer_frames(text: str, analysis: dict[str, Any] | None = None) -> dict[str
     """
     replay = loads(text)
     if analysis is None:
-        analysis = replay.analyse().to_json()
+        try:
+            analysis = replay.analyse().to_json()
+        except Exception:  # noqa: BLE001 - as analysis_or_none: the replay is shown without it
+            log.exception("the analysis of a loaded replay failed")
+            analysis = NO_ANALYSIS
     judged = {j["n"]: j for j in analysis["judgements"]}
     engine = _new_engine(replay.header["initial"])
     frames = [{"n": 0, "actions": [], "events": [], "judgements": [], "state": _table_state(engine)}]

@@ -139,3 +139,20 @@ def test_the_replay_page_carries_the_judgements_and_the_summary(row: Hand) -> No
     assert replay.viewer_frames(replay.export_text(row))["summary"] == data["summary"]
     page = Client().get(f"/hands/{row.pk}/replay/").content.decode()
     assert '"summary"' in page and '"judgements"' in page
+
+
+def test_a_failing_analysis_leaves_the_replay_whole(row: Hand, owner: Any, monkeypatch: Any, caplog: Any) -> None:
+    """The analysis is an extra: when it raises, the replay still exports (without judgements)
+    and loads, and its page still opens."""
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise RuntimeError("a bug in the analysis")
+
+    monkeypatch.setattr(replay, "analyse", broken)
+    lines = lines_of(row)
+    assert not any("analysis" in d for d in lines) and "summary" not in lines[-1]
+    assert replay.loads("\n".join(json.dumps(d) for d in lines)).steps
+    assert "the analysis of hand" in caplog.text
+    client = Client()
+    client.force_login(owner)
+    assert client.get(f"/hands/{row.pk}/replay/").status_code == 200
