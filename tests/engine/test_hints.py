@@ -141,3 +141,50 @@ def test_no_hint_depends_on_a_hidden_tile() -> None:
             for seed in (1, 2, 3)
         }  # type: ignore[arg-type]
         assert len(seen) == 1, key
+
+
+def test_one_step_from_ready_the_closest_discards_list_their_useful_tiles() -> None:
+    # 东北: 123m 456m 789p 1s 45s 8s N — throwing N (or 1s, or 8s) leaves 1 from ready.  Every
+    # kind listed must make it ready, and every kind left out must not.
+    hands = fill_hands({"E": "123m456m789p1s45s8sN"}, avoid="3s6s1s8s")
+    view = seat_view("dongbei", hands, [], 0)
+    found = hints(view)
+    closest = [d for d in found.discards if d.distance == found.distance]
+    assert found.distance == 1 and closest
+    reader = view.reader()
+    for d in closest:
+        assert d.useful is not None and d.useful.tiles
+        counts = view.counts()
+        counts[d.tile] -= 1
+        for kind, unseen in d.useful.tiles:
+            counts[kind] += 1
+            assert reader.distance(counts, 0) == 0, tile_str(kind)
+            counts[kind] -= 1
+            assert unseen == view.unseen(kind)
+        others = {k for k in range(34) if counts[k] < 4} - {k for k, _ in d.useful.tiles}
+        for kind in others:  # and no kind that would is left out
+            counts[kind] += 1
+            assert reader.distance(counts, 0) == 1, tile_str(kind)
+            counts[kind] -= 1
+    assert {"3s", "6s"} <= {tile_str(k) for k, _ in next(d for d in closest if tile_str(d.tile) == "N").useful.tiles}  # type: ignore[union-attr]
+    # Farther discards list none in play.
+    assert all(d.useful is None for d in found.discards if d.distance > found.distance)
+
+
+def test_the_batched_distances_equal_one_distance_per_kind() -> None:
+    """``shanten_each`` (one pass for all 34 kinds) against ``shanten`` per kind, with wilds."""
+    from games.engine import shapes
+    from games.engine.tiles import to_counts
+
+    rng = random.Random(20261204)
+    tiles = [t for t in range(34) for _ in range(4)]
+    for _ in range(400):
+        size = rng.choice([1, 4, 7, 10, 13, 16])
+        wilds = min(size, rng.choice([0, 0, 1, 2, 3]))
+        counts = to_counts(rng.sample(tiles, size - wilds))
+        each = shapes.shanten_each(counts, wilds)
+        for k in range(34):
+            if counts[k] < 4:
+                counts[k] += 1
+                assert each[k] == shapes.shanten(counts, wilds)
+                counts[k] -= 1

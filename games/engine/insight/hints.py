@@ -7,8 +7,9 @@ open melds and face-up tiles are seen; the rest may still be drawn).  With wilds
 wait on every tile; ``any_tile`` says so rather than listing 34 kinds.
 
 ``useful`` (牌效, the tiles that would bring a not-yet-ready hand one step closer, with their
-unseen copies) costs about 35 distance checks per discard, so in play it is computed only for
-the discards that keep the distance lowest; the replay analysis asks for it everywhere.
+unseen copies) is a distance for each of the 34 kinds per discard (one batched pass,
+``ShapeReader.distances_after_each``), so in play it is listed only for the closest discards of
+a hand one step from ready (:data:`USEFUL_LIVE_UPTO`); the replay analysis lists it everywhere.
 
 Everything here is a pure function of a :class:`~games.engine.insight.seat_view.SeatView`.
 """
@@ -23,6 +24,11 @@ from games.engine.insight.reader import ShapeReader
 from games.engine.insight.seat_view import SeatView
 from games.engine.state import WIN
 from games.engine.tiles import NUM_KINDS, Tile, tile_str
+
+# In play, 牌效 (``useful``) is listed for the closest discards only while they are at most this
+# far from ready: one step away is where it decides the hand, and it keeps a hint set's p99
+# under the 5 ms budget (docs/performance.md).  The replay analysis lists it everywhere.
+USEFUL_LIVE_UPTO = 1
 
 # Claim verdicts (the wire's words; the client translates them).
 WINS, IMPROVES, KEEPS, WORSENS = "wins", "improves", "keeps", "worsens"
@@ -113,16 +119,10 @@ def waits_of(reader: ShapeReader, counts: list[int], n_melds: int, view: SeatVie
 
 def useful_of(reader: ShapeReader, counts: list[int], n_melds: int, distance: int, view: SeatView) -> Waits:
     """The kinds that bring the 3n+1 part ``counts`` closer to ready (in place, restored)."""
-    found: list[tuple[Tile, int]] = []
-    for k in range(NUM_KINDS):
-        if counts[k] >= 4:
-            continue
-        counts[k] += 1
-        # 3n+2 now: its distance is the best over its discards, which the shanten of a
-        # 3n+2 part already is (it counts the tile to be thrown as the one not covered).
-        if reader.distance(counts, n_melds) < distance:
-            found.append((k, view.unseen(k)))
-        counts[k] -= 1
+    # 3n+2 after the tile: its distance is the best over its discards, which the shanten of a
+    # 3n+2 part already is (it counts the tile to be thrown as the one not covered).
+    after = reader.distances_after_each(counts, n_melds)
+    found = [(k, view.unseen(k)) for k in range(NUM_KINDS) if after[k] < distance]
     drawable = sum(1 for k in range(NUM_KINDS) if counts[k] < 4)
     return Waits(tuple(found), any_tile=bool(found) and len(found) == drawable)
 
@@ -158,7 +158,11 @@ def _discard_hints(view: SeatView, reader: ShapeReader, counts: list[int], usefu
     for t, d in after:
         counts[t] -= 1
         waits = waits_of(reader, counts, n, view) if d == 0 else None
-        useful = useful_of(reader, counts, n, d, view) if d > 0 and useful_everywhere else None
+        useful = (
+            useful_of(reader, counts, n, d, view)
+            if d > 0 and (useful_everywhere or d == low <= USEFUL_LIVE_UPTO)
+            else None
+        )
         counts[t] += 1
         out.append(DiscardHint(t, d, improves=before is not None and d < before, waits=waits, useful=useful))
     return HintSet(distance=low, discards=tuple(_mark_best(out, low)))

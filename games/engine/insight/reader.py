@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from games.engine import shapes
 from games.engine.shapes import UNREACHABLE, WinForm
@@ -66,6 +67,53 @@ class ShapeReader:
                 d = min(d, shapes.shanten_special(c, w, forms))
             best = min(best, d)
         return best
+
+    def distances_after_each(self, counts: Sequence[int], n_melds: int) -> list[int]:
+        """``distance(counts + one tile of kind k)`` for every kind k of the 3n+1 part ``counts``
+        (:data:`UNREACHABLE` where four are held).  A kind that reads as itself adds one face
+        to every reading, so one ``shapes.shanten_each`` pass per reading answers all of them;
+        the :attr:`remapped` kinds (a wild, 白板 as a stand-in) take the plain :meth:`distance`."""
+        trial = list(counts[:NUM_KINDS])
+        out = [UNREACHABLE] * NUM_KINDS
+        found = list(self.readings(trial))
+        if any(max(c) > 4 for c, _ in found):  # past the tables: the plain way for every kind
+            for k in range(NUM_KINDS):
+                if trial[k] < 4:
+                    trial[k] += 1
+                    out[k] = self.distance(trial, n_melds)
+                    trial[k] -= 1
+            return out
+        forms = self.special(n_melds)
+        each = [shapes.shanten_each(c, w) for c, w in found]
+        remapped = self.remapped
+        for k in range(NUM_KINDS):
+            if trial[k] >= 4:
+                continue
+            if k in remapped:
+                trial[k] += 1
+                out[k] = self.distance(trial, n_melds)
+                trial[k] -= 1
+                continue
+            d = min(e[k] for e in each)
+            if forms:  # the special forms' shanten is cheap: per kind, beside the batch answer
+                for c, w in found:
+                    c[k] += 1
+                    d = min(d, shapes.shanten_special(c, w, forms))
+                    c[k] -= 1
+            out[k] = d
+        return out
+
+    @cached_property
+    def remapped(self) -> frozenset[Tile]:
+        """The kinds a tile of which does not read as one tile of its own face (a wild, a
+        stand-in, one with several readings); the readings are per tile, so a lone tile shows it."""
+        out = set()
+        for k in range(NUM_KINDS):
+            lone = [0] * NUM_KINDS
+            lone[k] = 1
+            if [(c, w) for c, w in self.readings(lone)] != [(lone, 0)]:
+                out.add(k)
+        return frozenset(out)
 
     def wins(self, counts: Sequence[int], n_melds: int) -> bool:
         """The 3n+2 concealed part ``counts`` makes a winning shape."""

@@ -76,7 +76,7 @@ from games.engine.shapes.forms import (
     waits,
 )
 from games.engine.shapes.keys import is_standard_win, is_win_keys, key_step, suit_keys, update_keys, wilds_needed
-from games.engine.shapes.shanten import _EMPTY_COVER, _HONOUR_COVER, _SUIT_COVER, shanten
+from games.engine.shapes.shanten import _EMPTY_COVER, _HONOUR_COVER, _SUIT_COVER, shanten, shanten_each
 from games.engine.shapes.tables import _SUIT_CODE, _UNKNOWN, NUM_SUIT_KEYS, UNREACHABLE, Keys, warm_tables
 from games.engine.shapes.waits import _HONOUR_MASKS, _SUIT_MASKS
 
@@ -106,6 +106,7 @@ __all__ = [
     "is_win_keys",
     "key_step",
     "shanten",
+    "shanten_each",
     "shanten_special",
     "substitute",
     "suit_keys",

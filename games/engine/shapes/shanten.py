@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from games.engine.shapes.keys import suit_keys
-from games.engine.shapes.tables import _CACHE_LIMIT, MAX_MELDS, POW5
+from games.engine.shapes.tables import _CACHE_LIMIT, MAX_MELDS, POW5, UNREACHABLE
 
 # Cover tables: for a component key, cover[p * (MAX_MELDS + 1) + g] is the
 # largest number of its real tiles that fit into g melds plus (p = 1) a pair,
@@ -129,3 +129,38 @@ def shanten(counts: Sequence[int], wilds: int) -> int:
             acc = cov if acc is None else _join(acc, cov, melds)
     best = 0 if acc is None else acc[_G1 + melds]
     return 3 * melds + 1 - wilds - best
+
+
+def shanten_each(counts: Sequence[int], wilds: int) -> list[int]:
+    """``shanten(counts + one tile of kind k, wilds)`` for every kind k of a 3n+1 hand, in one
+    pass (:data:`UNREACHABLE` where ``counts[k]`` is already 4).
+
+    Adding a tile changes one component's cover only, so the other three are joined once per
+    component and each kind costs one cover lookup and one join, not a whole shanten: what
+    makes the 牌效 of a hint (the tiles that bring a hand closer) cheap enough to list live."""
+    size = sum(counts) + wilds + 1
+    if size % 3 != 2:
+        raise ValueError(f"shanten_each needs a 3n+1 hand, got {size - 1} tiles")
+    melds = size // 3
+    if melds > MAX_MELDS:
+        raise ValueError(f"shanten supports at most {3 * MAX_MELDS + 2} tiles, got {size}")
+    keys = suit_keys(counts)
+    covers = [_cover(keys[comp], comp == 3) if keys[comp] else _EMPTY_COVER for comp in range(4)]
+    # others[comp]: the join of the three other components (prefix and suffix joins).
+    left = [_EMPTY_COVER] * 4
+    right = [_EMPTY_COVER] * 4
+    for comp in range(1, 4):
+        left[comp] = _join(left[comp - 1], covers[comp - 1], melds)
+    for comp in range(2, -1, -1):
+        right[comp] = _join(right[comp + 1], covers[comp + 1], melds)
+    top = 3 * melds + 1 - wilds
+    out = [UNREACHABLE] * 34
+    for comp in range(4):
+        others = _join(left[comp], right[comp], melds)
+        base = 9 * comp
+        for r in range(7 if comp == 3 else 9):
+            if counts[base + r] >= 4:
+                continue
+            acc = _join(others, _cover(keys[comp] + POW5[r], comp == 3), melds)
+            out[base + r] = top - acc[_G1 + melds]
+    return out
