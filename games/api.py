@@ -547,6 +547,23 @@ class HandView(APIView):
     },
     tags=["hands"],
 )
+def openable_hand(request: Request, pk: int) -> Hand:
+    """The hand ``pk`` with its table, if the reader may open that table (else 404)."""
+    row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+    if not can_open(request.user, request.session, row.table):
+        raise Http404("no such hand")
+    return row
+
+
+def not_replayable(row: Hand, exc: Exception) -> Response:
+    """A replay (or its analysis) refused: 403 while it may still open (the hand runs, or its
+    duplicate deal is withheld), 404 when it never will (played before replays were kept)."""
+    from games import replay
+
+    not_yet = row.status != Hand.FINISHED or isinstance(exc, replay.Withheld)
+    return refused(str(exc), status.HTTP_403_FORBIDDEN if not_yet else status.HTTP_404_NOT_FOUND)
+
+
 class HandReplayView(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -555,15 +572,11 @@ class HandReplayView(APIView):
 
         from games import replay
 
-        row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
-        if not can_open(request.user, request.session, row.table):
-            raise Http404("no such hand")
+        row = openable_hand(request, pk)
         try:
             text = replay.export_text(row)
         except replay.NotReplayable as exc:
-            not_yet = row.status != Hand.FINISHED or isinstance(exc, replay.Withheld)  # opens later
-            code = status.HTTP_403_FORBIDDEN if not_yet else status.HTTP_404_NOT_FOUND
-            return refused(str(exc), code)
+            return not_replayable(row, exc)
         response = HttpResponse(text, content_type="application/jsonl; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="caishen-hand-{row.pk}.jsonl"'
         return response
@@ -588,14 +601,11 @@ class HandAnalysisView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         from games import replay
 
-        row = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
-        if not can_open(request.user, request.session, row.table):
-            raise Http404("no such hand")
+        row = openable_hand(request, pk)
         try:
             analysis = replay.analysis_json(row)  # cached per hand: a long hand takes about a second
         except replay.NotReplayable as exc:  # refused exactly as the replay is
-            not_yet = row.status != Hand.FINISHED or isinstance(exc, replay.Withheld)
-            return refused(str(exc), status.HTTP_403_FORBIDDEN if not_yet else status.HTTP_404_NOT_FOUND)
+            return not_replayable(row, exc)
         return Response({"hand": row.pk, **analysis})
 
 

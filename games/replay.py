@@ -155,10 +155,13 @@ def analysis_or_none(row: Hand, recorded: tuple[dict[str, Any], list[Any]] | Non
         return NO_ANALYSIS
 
 
-def export_lines(row: Hand, *, with_analysis: bool = True) -> list[str]:
+def export_lines(
+    row: Hand, *, with_analysis: bool = True, recorded: tuple[dict[str, Any], list[Any]] | None = None
+) -> list[str]:
     """The replay of a finished hand, one JSON text a line (no newlines inside); with the
-    engine's analysis on the judged action lines and the end line unless ``with_analysis`` is off."""
-    initial, actions = _recorded(row)
+    engine's analysis on the judged action lines and the end line unless ``with_analysis`` is off.
+    ``recorded``: the hand's ``_recorded`` rows when the caller read them already."""
+    initial, actions = recorded if recorded is not None else _recorded(row)
     judged: dict[int, dict[str, Any]] = {}
     summary: list[dict[str, Any]] | None = None
     if with_analysis:
@@ -362,6 +365,14 @@ def _table_state(engine: EngineHand) -> dict[str, Any]:
         ],
         "result": engine.result.to_json() if engine.result else None,
     }
+
+
+def viewer_data(row: Hand) -> dict[str, Any]:
+    """The replay page's frames of a finished hand with its (cached) analysis: the hand's
+    records read once, the text exported without the analysis the frames carry apart."""
+    recorded = _recorded(row)
+    text = "\n".join(export_lines(row, with_analysis=False, recorded=recorded)) + "\n"
+    return viewer_frames(text, analysis_or_none(row, recorded))
 
 
 def viewer_frames(text: str, analysis: dict[str, Any] | None = None) -> dict[str, Any]:

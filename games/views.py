@@ -340,7 +340,7 @@ def hand_replay(request: HttpRequest, pk: int) -> HttpResponse:
     if not can_open(request.user, request.session, row.table) or row.status != Hand.FINISHED:
         raise Http404("no such hand")
     try:
-        data = replay.viewer_frames(replay.export_text(row), replay.analysis_or_none(row))  # cached
+        data = replay.viewer_data(row)  # the analysis cached per hand
     except replay.Withheld:  # a duplicate deal still played at another table: say so, show nothing
         return render(request, "games/replay_withheld.html", {"hand": row}, status=403)
     except replay.NotReplayable:

@@ -45,11 +45,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.hand import PLAY, Hand
-from games.engine.insight.hints import WORSENS, HintSet, Waits, hints, useful_of, waits_of
+from games.engine.insight.hints import WORSENS, HintSet, Waits, hints, parts_after, useful_of, waits_of
 from games.engine.insight.reader import ShapeReader
 from games.engine.insight.seat_view import Offer, SeatView
 from games.engine.state import CHOW, DISCARD, KONG, PASS, PUNG, WIN, Action, seat_name
-from games.engine.tiles import NUM_KINDS
 
 # Decision kinds
 TURN, CLAIM = "turn", "claim"
@@ -179,10 +178,16 @@ class HandAnalysis:
 
 # ---------------------------------------------------------------------------- judging
 def _part_choice(
-    action: dict[str, Any], reader: ShapeReader, counts: list[int], n_melds: int, view: SeatView
+    action: dict[str, Any],
+    reader: ShapeReader,
+    counts: list[int],
+    n_melds: int,
+    view: SeatView,
+    distance: int | None = None,
 ) -> Choice:
-    """A 3n+1 concealed part ``counts`` (changed and restored in place) as a choice's outcome."""
-    d = reader.distance(counts, n_melds)
+    """A 3n+1 concealed part ``counts`` (changed and restored in place) as a choice's outcome;
+    ``distance``: its distance when the caller has it."""
+    d = reader.distance(counts, n_melds) if distance is None else distance
     if d == 0:
         return Choice(action, distance=0, waits=waits_of(reader, counts, n_melds, view))
     return Choice(action, distance=d, useful=useful_of(reader, counts, n_melds, d, view))
@@ -192,23 +197,12 @@ def _claim_choice(offer: Offer, reader: ShapeReader, counts: list[int], view: Se
     action = _norm(offer.action)
     if offer.kind == WIN:
         return Choice(action, wins=True)
-    rest = list(counts)
-    for t in offer.tiles:
-        rest[t] -= 1
     n = view.n_melds + 1
-    if sum(rest) % 3 != 2:  # a kong: a replacement tile follows, the part left is 3n+1
-        return _part_choice(action, reader, rest, n, view)
-    best: Choice | None = None
-    for t in range(NUM_KINDS):  # a chow or pung: its best discard follows
-        if not rest[t]:
-            continue
-        rest[t] -= 1
-        c = _part_choice(action, reader, rest, n, view)
-        rest[t] += 1
-        if best is None or c.rank() < best.rank():
-            best = c
-    assert best is not None
-    return best
+    # A kong leaves one part; a chow or pung one per discard after it, of which the best counts:
+    # the waits or useful tiles (the costly part) only for those at the lowest distance.
+    parts = [(reader.distance(part, n), part) for part in parts_after(offer, counts)]
+    low = min(d for d, _ in parts)
+    return min((_part_choice(action, reader, part, n, view, d) for d, part in parts if d == low), key=Choice.rank)
 
 
 def _ranked(choices: Sequence[Choice]) -> tuple[Choice, ...]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.insight.reader import ShapeReader
-from games.engine.insight.seat_view import SeatView
+from games.engine.insight.seat_view import Offer, SeatView
 from games.engine.state import WIN
 from games.engine.tiles import NUM_KINDS, Tile, tile_str
 
@@ -191,20 +191,25 @@ def _claim_hints(view: SeatView, reader: ShapeReader, counts: list[int]) -> Hint
         if offer.kind == WIN:
             out.append(ClaimHint(dict(offer.action), WINS, None))
             continue
-        rest = list(counts)
-        for t in offer.tiles:
-            rest[t] -= 1
-        if sum(rest) % 3 == 2:  # a chow or pung: a discard follows, take the best one
-            d = min(_without(reader, rest, t, n + 1) for t in range(NUM_KINDS) if rest[t])
-        else:  # a kong: a replacement tile follows, the part left is 3n+1 already
-            d = reader.distance(rest, n + 1)
+        d = min(reader.distance(part, n + 1) for part in parts_after(offer, counts))
         verdict = IMPROVES if d < now else KEEPS if d == now else WORSENS
         out.append(ClaimHint(dict(offer.action), verdict, d))
     return HintSet(distance=now, claims=tuple(out))
 
 
-def _without(reader: ShapeReader, counts: list[int], t: Tile, n_melds: int) -> int:
-    counts[t] -= 1
-    d = reader.distance(counts, n_melds)
-    counts[t] += 1
-    return d
+def parts_after(offer: Offer, counts: Sequence[int]) -> list[list[int]]:
+    """The 3n+1 concealed parts taking ``offer`` (not a win) can leave, its meld laid down: for
+    a kong the part left (a replacement tile follows), for a chow or pung one per kind it may
+    throw next."""
+    rest = list(counts)
+    for t in offer.tiles:
+        rest[t] -= 1
+    if sum(rest) % 3 != 2:
+        return [rest]
+    parts = []
+    for t in range(NUM_KINDS):
+        if rest[t]:
+            part = list(rest)
+            part[t] -= 1
+            parts.append(part)
+    return parts

@@ -16,6 +16,7 @@ from typing import Any
 from games.engine.insight.reader import ShapeReader
 from games.engine.state import CHOW, DISCARD, KONG, PUNG, WIN, seat_index
 from games.engine.tiles import NUM_KINDS, Tile, parse_tile, parse_tiles, to_counts
+from games.engine.variants import get_variant
 
 CLAIM_KINDS = frozenset({CHOW, PUNG, KONG, WIN})
 
@@ -67,8 +68,6 @@ class SeatView:
         )
 
     def reader(self) -> ShapeReader:
-        from games.engine.variants import get_variant
-
         return get_variant(self.variant).shape_reader(self.table)
 
     def counts(self) -> list[int]:
