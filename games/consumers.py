@@ -24,6 +24,7 @@ from games.deltas import apply_delta, as_update, chains, state_of
 from games.fanout import OUTBOX, public_group, seat_group, seat_holder, table_changed
 from games.frame_cache import HISTORY, Received
 from games.models import Seat, Table
+from games.table_steps import table_step
 from games.timers import IN_PROCESS, backend_name
 from mahjong_platform.jsonlimits import JSONLimitError, loads_bounded
 
@@ -430,7 +431,7 @@ class TableConsumer(DirectDispatchConsumer):
             await self.send_json(_refusal("refused", "a command names its hand", "command_needs_hand", seq=seq))
             return
         try:
-            await database_sync_to_async(services.submit)(hand_id, self.scope["user"], content.get("action"), seq)
+            await table_step(services.submit)(hand_id, self.scope["user"], content.get("action"), seq)
         except services.Refused as exc:
             await self.send_json(_refusal("refused", str(exc), exc.code, exc.params, seq=seq))
         except Exception:
@@ -463,7 +464,7 @@ class TableConsumer(DirectDispatchConsumer):
             await self.send_json(_refusal("refused", "spectators cannot choose", "spectator_cannot_choose"))
             return
         try:
-            await database_sync_to_async(services.choose)(
+            await table_step(services.choose)(
                 self.table_id, self.scope["user"], content.get("key"), content.get("value")
             )
         except services.Refused as exc:
@@ -480,7 +481,7 @@ class TableConsumer(DirectDispatchConsumer):
             await self.send_json(_refusal("refused", "spectators cannot use 托管", "spectator_cannot_autoplay"))
             return
         try:
-            await database_sync_to_async(services.set_auto_play)(self.table_id, self.scope["user"], content.get("on"))
+            await table_step(services.set_auto_play)(self.table_id, self.scope["user"], content.get("on"))
         except services.Refused as exc:
             await self.send_json(_refusal("refused", str(exc), exc.code, exc.params))
         except Exception:

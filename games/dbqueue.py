@@ -13,8 +13,8 @@ in the caller's context (games/timers.py sets it in each timer's task) is taken 
 in the ordinary lane.  Within a lane the order is kept.  Timer steps cannot starve the
 sockets: there is at most one pending deadline per hand or table, each a few milliseconds.
 
-``backlog()`` is the queue's length: the database side of the saturation monitor
-(games/overload.py).
+``backlog()`` is the queue's length, every kind of call together (the admission monitor counts
+only the table steps in it: games/table_steps.py).
 """
 
 from __future__ import annotations

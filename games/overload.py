@@ -1,35 +1,34 @@
-"""Saturation of this process, measured by itself, and the refusal of new work past it (issue 17).
+"""Admission by the running tables' own work: refuse new tables and matches only while the tables
+this process serves need protecting.
 
-A daphne process that is saturated does not fail: every table on it slows down together, and
-new tables and matches keep piling on until each waits seconds (docs/performance.md, "Overload
-(issue 17)").  So the process watches two signs of its own saturation and, past a threshold,
-refuses what would *add* load — a new table, a new match — while every running match keeps
-being served:
+A daphne process that is saturated does not fail: every table on it slows down together, and new
+tables and matches keep piling on until each waits seconds (docs/performance.md, "Overload").  So
+the process refuses what would *add* load — a new table, a new match — while every running match
+keeps being served.  What it watches is the tables' own work, never the process as a whole:
 
-* event-loop lag: a probe on daphne's loop asks to wake every ``CAISHEN_OVERLOAD_PROBE_MS`` and
-  notes how late it woke.  Every socket read, frame and timer shares that loop, so its lateness
-  is what each of them waits before it is even looked at;
-* queue depth: what is waiting for the process's one database thread (Channels'
-  thread-sensitive executor, games/dbqueue.py) plus the fan-out outbox's unsent messages
-  (games/fanout.py).  A loop can be on time while the database thread falls behind: the
-  commands wait in its queue, not on the loop;
-* CPU: the share of one core the process used (all its threads: under the GIL one core is all
-  a daphne process gets).  Lag and queue only grow once the process is already saturated —
-  by then every running table waits (docs/performance.md: p99 43 ms at 61 % of a core, 327 ms
-  at 99 %).  The CPU share says it *before* that, so new matches stop while the running ones
-  are still served at full speed.
+* **step latency**: every table step (a move, a pre-hand answer, a 托管 switch, a timer's wake-up)
+  is timed on the loop from the moment it is handed to the database thread until its answer is
+  back (games/table_steps.py).  That is what a player waits for, and it holds every cause a table
+  feels: the queue for the database thread, the step's own work, the loop's lateness in picking
+  the answer up.  The sign is the mean over the steps of the last ``CAISHEN_OVERLOAD_WINDOW``
+  seconds, a step still waiting counted with the time it has waited so far (a stall shows before
+  it ends);
+* **queue**: the table steps handed to the database thread and not yet answered, plus the
+  fan-out outbox's unsent frame batches (games/fanout.py).
 
-All three are smoothed with an exponential moving average over ``CAISHEN_OVERLOAD_WINDOW`` seconds —
-one slow collection or one burst of connects is not saturation — and the state has hysteresis:
-it turns on when any average passes its threshold and turns off only when lag and queue are
-below ``CAISHEN_OVERLOAD_RECOVER`` times theirs, the CPU share below
-``CAISHEN_OVERLOAD_CPU_RECOVER`` times its own, *and* it has been on for at least
-``CAISHEN_OVERLOAD_MIN_SECONDS``, so it does not flap at the edge.
+Work that is not a table step — a sign-up's password hashing, a page render, an anonymous replay
+check, an analysis — is not counted: Django runs each HTTP request on a thread of its own
+(asgiref's ``ThreadSensitiveContext``), so it only counts where it really slows a table step
+down, and a process that serves no table refuses nothing, whatever its CPU share.  Measuring the
+CPU share instead closed the lobby for everyone after four sign-ups on an idle server.
 
-Each process measures only itself (the scaled mode runs several) and refuses only what reaches
-it: a new table may be created through a process that is not saturated and then be played on
-one that is.  That is accepted (docs/operations.md, "Overload").  A process that runs no probe
-(a Celery worker, a management command, tests without a server) is never overloaded.
+There is no memory beyond the window: once the sign is back under its threshold the next probe
+clears the state and the next request is admitted.  The event loop's lag and the process's CPU
+share are still measured, for /healthz and the logs, but they decide nothing.
+
+Each process measures only itself (the scaled mode runs several) and refuses only what reaches it.
+A process that runs no probe (a Celery worker, a management command, tests without a server) is
+never overloaded.
 """
 
 from __future__ import annotations
@@ -46,6 +45,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from games.services.common import Refused, setting
+from games.table_steps import STEPS, TableSteps
 
 log = logging.getLogger("caishen.overload")
 
@@ -62,36 +62,32 @@ def _env_float(name: str, default: float) -> float:
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The monitor's settings (docs/operations.md, "Overload").  ``lag_ms``, ``depth`` or ``cpu``
-    at 0 switches that sign off; all three at 0, the process never refuses."""
+    """The monitor's settings (docs/operations.md, "Overload").  ``step_ms`` or ``depth`` at 0
+    switches that sign off; both at 0, the process never refuses and no probe runs."""
 
-    lag_ms: float = 250.0  # smoothed loop lag that counts as saturated
-    depth: float = 100.0  # smoothed database-thread backlog + outbox messages that counts as saturated
-    cpu: float = 0.7  # smoothed share of one core (process CPU time / wall time) that counts as saturated
-    cpu_recover: float = 0.9  # the CPU sign is calm again below this fraction of ``cpu``
-    window_s: float = 2.0  # the moving averages' time constant
-    recover: float = 0.5  # leave the state below this fraction of both thresholds...
-    min_on_s: float = 10.0  # ...and not before it has lasted this long
-    probe_s: float = 0.1  # how often the probe asks to wake
-    retry_after_s: int = 30  # what a refusal asks the client to wait (the Retry-After header)
+    step_ms: float = 75.0  # mean table-step latency over the window that counts as saturated
+    depth: float = 100.0  # table steps waiting for the database thread + unsent outbox batches
+    window_s: float = 2.0  # the steps a reading looks back over
+    probe_s: float = 0.1  # how often the probe reads (and measures the loop's lag)
+    retry_after_s: int = 10  # what a refusal asks the client to wait (the Retry-After header)
 
     @classmethod
     def from_environment(cls) -> Thresholds:
         return cls(
-            lag_ms=_env_float("CAISHEN_OVERLOAD_LAG_MS", cls.lag_ms),
-            depth=_env_float("CAISHEN_OVERLOAD_QUEUE", cls.depth),
-            cpu=max(0.0, _env_float("CAISHEN_OVERLOAD_CPU", cls.cpu)),
-            cpu_recover=min(1.0, max(0.0, _env_float("CAISHEN_OVERLOAD_CPU_RECOVER", cls.cpu_recover))),
+            step_ms=max(0.0, _env_float("CAISHEN_OVERLOAD_STEP_MS", cls.step_ms)),
+            depth=max(0.0, _env_float("CAISHEN_OVERLOAD_QUEUE", cls.depth)),
             window_s=max(0.1, _env_float("CAISHEN_OVERLOAD_WINDOW", cls.window_s)),
-            recover=min(1.0, max(0.0, _env_float("CAISHEN_OVERLOAD_RECOVER", cls.recover))),
-            min_on_s=max(0.0, _env_float("CAISHEN_OVERLOAD_MIN_SECONDS", cls.min_on_s)),
             probe_s=max(0.01, _env_float("CAISHEN_OVERLOAD_PROBE_MS", cls.probe_s * 1000) / 1000),
             retry_after_s=max(1, int(_env_float("CAISHEN_OVERLOAD_RETRY_AFTER", cls.retry_after_s))),
         )
 
+    @property
+    def measuring(self) -> bool:
+        return self.step_ms > 0 or self.depth > 0
+
 
 class SaturationMonitor:
-    """Smoothed lag and depth, and the overloaded state with hysteresis.
+    """The tables' signs and the overloaded state.
 
     ``observe`` is fed by the probe (``run``) on the loop, or directly by tests with their own
     clock.  The state is read from any thread (the database thread's services, Django's request
@@ -104,64 +100,62 @@ class SaturationMonitor:
         clock: Callable[[], float] = time.monotonic,
         depth: Callable[[], int] | None = None,
         cpu: Callable[[], float] = time.process_time,
+        steps: TableSteps | None = None,
     ) -> None:
         self.thresholds = thresholds or Thresholds()
         self.clock = clock
-        self.depth_source = depth or current_depth
-        self.cpu_source = cpu  # the process's CPU seconds so far (all threads)
-        self.lag_ms = 0.0  # smoothed
-        self.depth = 0.0  # smoothed
-        self.cpu = 0.0  # smoothed share of one core
-        self._last_cpu: float | None = None
+        self.depth_source = depth or outbox_depth  # beside the waiting table steps
+        self.cpu_source = cpu  # the process's CPU seconds so far (all threads): shown, not used
+        self.steps = STEPS if steps is None else steps
+        self.step_ms = 0.0  # mean table-step latency over the window
+        self.depth = 0  # waiting table steps + unsent outbox batches
+        self.running = False  # did a table step happen within the window
+        self.lag_ms = 0.0  # the loop's lag, smoothed (shown, not used)
+        self.cpu = 0.0  # smoothed share of one core (shown, not used)
         self.last_lag_ms = 0.0  # the latest probe's, unsmoothed
-        self.last_depth = 0
+        self._last_cpu: float | None = None
+        self._last: float | None = None  # clock() of the previous observation
         self.overloaded = False
         self.since: float | None = None  # clock() when the state last turned on
         self.refusals = 0  # new tables and matches refused so far (for /healthz and the log)
-        self._last: float | None = None  # clock() of the previous observation
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- measuring ------------------------------------------------------------------------
-    def observe(self, lag_s: float, depth: int, now: float | None = None) -> None:
-        """One probe's reading.  The average weighs it by the time since the last one (an EWMA
-        with a time constant, not per sample): a late probe — the loop was blocked — counts for
-        the whole time it stood for, not as one sample among many."""
+    def observe(self, lag_s: float = 0.0, now: float | None = None) -> None:
+        """One probe's reading: the table steps of the last window, the queue, and (for the
+        operators only) the loop's lag and the process's CPU share."""
         now = self.clock() if now is None else now
-        lag_ms = max(0.0, lag_s * 1000)
-        self.last_lag_ms, self.last_depth = lag_ms, depth
-        cpu_now = self.cpu_source()
-        if self._last is None:
-            weight = 1.0 - math.exp(-self.thresholds.probe_s / self.thresholds.window_s)
-            share = None
-        else:
-            elapsed = max(0.0, now - self._last)
-            weight = 1.0 - math.exp(-elapsed / self.thresholds.window_s)
-            last_cpu = self._last_cpu if self._last_cpu is not None else cpu_now
-            share = (cpu_now - last_cpu) / elapsed if elapsed > 0 else None
-        self._last, self._last_cpu = now, cpu_now
-        self.lag_ms += weight * (lag_ms - self.lag_ms)
-        self.depth += weight * (depth - self.depth)
-        if share is not None:
-            self.cpu += weight * (max(0.0, share) - self.cpu)
-        self._update(now)
-
-    def _update(self, now: float) -> None:
         t = self.thresholds
-        over_lag = t.lag_ms > 0 and self.lag_ms > t.lag_ms
+        reading = self.steps.reading(t.window_s)
+        self.running = reading.running
+        self.step_ms = reading.latency_ms
+        self.depth = reading.waiting + (self.depth_source() if reading.running else 0)
+        self._observe_process(lag_s, now)
+        over_step = t.step_ms > 0 and self.step_ms > t.step_ms
         over_depth = t.depth > 0 and self.depth > t.depth
-        over_cpu = t.cpu > 0 and self.cpu > t.cpu
-        figures = {"lag_ms": round(self.lag_ms, 1), "queue": round(self.depth, 1), "cpu": round(self.cpu, 2)}
-        if not self.overloaded:
-            if over_lag or over_depth or over_cpu:
-                self.overloaded, self.since = True, now
-                log.warning("overloaded: refusing new tables and matches", extra=figures)
+        self._update(self.running and (over_step or over_depth), now)
+
+    def _observe_process(self, lag_s: float, now: float) -> None:
+        """The loop's lag and the CPU share, smoothed over the window: figures for /healthz."""
+        self.last_lag_ms = max(0.0, lag_s * 1000)
+        cpu_now = self.cpu_source()
+        elapsed = self.thresholds.probe_s if self._last is None else max(0.0, now - self._last)
+        weight = 1.0 - math.exp(-elapsed / self.thresholds.window_s)
+        if self._last is not None and self._last_cpu is not None and elapsed > 0:
+            share = max(0.0, (cpu_now - self._last_cpu) / elapsed)
+            self.cpu += weight * (share - self.cpu)
+        self.lag_ms += weight * (self.last_lag_ms - self.lag_ms)
+        self._last, self._last_cpu = now, cpu_now
+
+    def _update(self, saturated: bool, now: float) -> None:
+        if saturated == self.overloaded:
             return
-        calm_lag = t.lag_ms <= 0 or self.lag_ms < t.lag_ms * t.recover
-        calm_depth = t.depth <= 0 or self.depth < t.depth * t.recover
-        calm_cpu = t.cpu <= 0 or self.cpu < t.cpu * t.cpu_recover
-        lasted = self.since is None or now - self.since >= t.min_on_s
-        if calm_lag and calm_depth and calm_cpu and lasted:
+        figures = {"step_ms": round(self.step_ms, 1), "queue": self.depth, "lag_ms": round(self.lag_ms, 1)}
+        if saturated:
+            self.overloaded, self.since = True, now
+            log.warning("overloaded: refusing new tables and matches", extra=figures)
+        else:
             self.overloaded, self.since = False, None
             log.warning(
                 "load back to normal: new tables and matches accepted", extra=figures | {"refused": self.refusals}
@@ -172,8 +166,7 @@ class SaturationMonitor:
         """Start the probe on daphne's loop (once; asgi.bind_to_loop)."""
         if self._loop is loop and not loop.is_closed():
             return
-        t = self.thresholds
-        if t.lag_ms <= 0 and t.depth <= 0 and t.cpu <= 0:
+        if not self.thresholds.measuring:
             return  # switched off: nothing to measure
         self._loop = loop
         self._task = loop.create_task(self.run())
@@ -192,28 +185,29 @@ class SaturationMonitor:
         return self.overloaded and (self._loop is None or self.serving())
 
     async def run(self) -> None:
-        """Sleep ``probe_s``, note how much later than asked the loop woke us, repeat.  A callback
-        that holds the loop for 300 ms makes the next wake-up 300 ms late: that is the wait every
-        socket and timer on the loop had too."""
+        """Sleep ``probe_s``, read the table steps, note how much later than asked the loop woke
+        us (a callback that holds the loop for 300 ms makes the wake-up 300 ms late), repeat."""
         loop = asyncio.get_running_loop()
         interval = self.thresholds.probe_s
         while True:
             asked = loop.time() + interval
             await asyncio.sleep(interval)
             try:
-                self.observe(loop.time() - asked, self.depth_source(), self.clock())
+                self.observe(loop.time() - asked, self.clock())
             except Exception:  # the probe must outlive a bad reading
                 log.exception("overload probe failed")
 
     # -- reading --------------------------------------------------------------------------
     def state(self) -> dict[str, object]:
-        """For /healthz: the smoothed figures, the latest probe's, and the state."""
+        """For /healthz: the tables' signs, the process's figures, and the state."""
         return {
+            "tables_running": self.running,
+            "step_ms": round(self.step_ms, 1),
+            "queue": self.depth,
+            "steps": self.steps.total,
             "lag_ms": round(self.lag_ms, 1),
-            "queue": round(self.depth, 1),
-            "cpu": round(self.cpu, 2),
             "last_lag_ms": round(self.last_lag_ms, 1),
-            "last_queue": self.last_depth,
+            "cpu": round(self.cpu, 2),
             "overloaded": self.refusing(),
             "refused": self.refusals,
             "measured": self.serving(),
@@ -270,12 +264,11 @@ def take_refused_start(table_id: int) -> bool:
     return refused
 
 
-def current_depth() -> int:
-    """What waits now: the database thread's queue and the outbox's unsent message batches."""
-    from games import dbqueue
+def outbox_depth() -> int:
+    """The fan-out outbox's unsent frame batches (the running tables' frames)."""
     from games.fanout import OUTBOX
 
-    return dbqueue.backlog() + OUTBOX.depth()
+    return OUTBOX.depth()
 
 
 MONITOR = SaturationMonitor(Thresholds.from_environment())

@@ -33,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import dbqueue
+from games.table_steps import table_step
 
 log = logging.getLogger("caishen.timers")
 
@@ -180,7 +181,7 @@ class InProcessTimers:
         # a deadline that fired on time must not then wait behind a flood of reads.
         with dbqueue.urgent():
             try:
-                await database_sync_to_async(services.wake)(kind, obj_id, token)
+                await table_step(services.wake)(kind, obj_id, token)
             except Exception:
                 log.exception("timer %s %s %s failed", kind, obj_id, token)
 

@@ -22,11 +22,14 @@ def _forget_frames() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _calm_process() -> Iterator[None]:
-    """Each test starts in a process that is not overloaded (games.overload): a socket test's
-    event loop binds the real probe, and a test process runs at a full core, which the CPU sign
-    reads as saturation — a state that would otherwise leak into the next tests."""
+    """Each test starts in a process that is not overloaded and serves no table (games.overload):
+    a socket test's event loop binds the real probe, and its table steps — slow on a busy test
+    machine — would otherwise leak into the next tests."""
     from games import overload
 
-    overload.MONITOR.overloaded, overload.MONITOR.since = False, None
-    overload.MONITOR.lag_ms = overload.MONITOR.depth = overload.MONITOR.cpu = 0.0
+    monitor = overload.MONITOR
+    monitor.overloaded, monitor.since, monitor.running = False, None, False
+    monitor.step_ms = monitor.lag_ms = monitor.cpu = 0.0
+    monitor.depth = 0
+    monitor.steps.clear()
     yield

@@ -244,8 +244,9 @@ def scaled_env(
         "CAISHEN_CLAIM_PROTECTION": "pause",
         "CAISHEN_BETWEEN_HANDS_SECONDS": "0.3",
         "CAISHEN_SWEEP_SECONDS": "1",
-        # As the browser tests' server: the suite's own load is not players' (overload has its own tests).
-        "CAISHEN_OVERLOAD_CPU": "0",
+        # As the browser tests' server: the suite's own load slows the steps of this server's tables
+        # without being players' (overload has its own tests); the queue sign stays on.
+        "CAISHEN_OVERLOAD_STEP_MS": "0",
         # The hands here run at ~20× a human pace (the delays above): a client answers a claim
         # window or a turn every few tens of milliseconds, past the human-pace socket limit
         # (20 messages/s), which would answer "slow down" and drop the command.

@@ -1,5 +1,5 @@
 """``loadtest --ramp``: matches start through the server's API, and a saturated server's
-refusals are counted with its message (games/loadtest/ramp.py; issue 17)."""
+refusals are counted with its message (games/loadtest/ramp.py)."""
 
 from __future__ import annotations
 
@@ -48,11 +48,13 @@ def test_a_server_with_room_starts_every_match_of_the_ramp(tmp_path: Path) -> No
 
 @pytest.mark.slow
 def test_a_saturated_server_refuses_the_ramps_matches_with_its_message(tmp_path: Path) -> None:
-    """The CPU threshold set so low that any work is saturation: every match start is refused
-    (503, Retry-After), counted, with the translated message; nothing is played."""
-    result = ramp_run(tmp_path, CAISHEN_OVERLOAD_CPU="0.000001", CAISHEN_OVERLOAD_WINDOW="0.1")
+    """The step-latency threshold set so low that any running table is saturation: the first
+    match starts (no table runs yet: nothing to protect), and once its steps run every later
+    match start is refused (503, Retry-After) and counted, with the translated message."""
+    result = ramp_run(tmp_path, CAISHEN_OVERLOAD_STEP_MS="0.001", CAISHEN_OVERLOAD_WINDOW="5")
     arrivals = result["arrivals"]
-    assert arrivals["tables_started"] == 0 and arrivals["failures"] == 0
-    assert arrivals["refusals"] >= 3 and arrivals["tables_refused_at_least_once"] == 3
+    assert 1 <= arrivals["tables_started"] < 3 and arrivals["failures"] == 0
+    assert arrivals["refusals"] >= 1 and arrivals["tables_refused_at_least_once"] >= 1
+    assert arrivals["tables_started"] + arrivals["tables_refused_at_least_once"] == 3
     assert arrivals["refusal_message"].startswith("The server is busy")
-    assert result["actions"] == 0
+    assert result["actions"] > 0  # the admitted match is played

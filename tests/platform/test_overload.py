@@ -1,5 +1,6 @@
-"""Overload (issue 17): the saturation monitor, the refusal of new tables and matches past it,
-its recovery, running matches untouched, and timer steps ahead of socket work."""
+"""Overload: the admission monitor (the running tables' step latency and queue), the refusal of
+new tables and matches past it, its prompt recovery, running matches untouched, and timer steps
+ahead of socket work."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import threading
 import time
 from concurrent.futures import Future
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from asgiref.sync import SyncToAsync
@@ -21,6 +23,7 @@ from games import dbqueue, overload, services
 from games.engine.variants import get_variant
 from games.models import Hand, Table
 from games.overload import Overloaded, SaturationMonitor, Thresholds
+from games.table_steps import TableSteps, table_step
 from games.timers import IN_PROCESS
 
 VARIANT = "zhejiang_caishen"
@@ -37,131 +40,148 @@ class FakeClock:
         return self.now
 
 
-def feed(monitor: SaturationMonitor, clock: FakeClock, lag_ms: float, seconds: float, depth: int = 0) -> None:
-    """``seconds`` of probe readings: the probe asks for 0.1 s and wakes ``lag_ms`` late."""
-    end = clock.now + seconds
-    cpu: FakeCpu | None = getattr(clock, "cpu", None)
-    while clock.now < end:
-        step = 0.1 + lag_ms / 1000
-        clock.now += step
-        if cpu is not None:
-            cpu.seconds += cpu.share * step
-        monitor.observe(lag_ms / 1000, depth)
-
-
 class FakeCpu:
-    """The process's CPU seconds, advanced by ``share`` of each probe interval (fed by ``feed``)."""
+    """The process's CPU seconds: ``share`` of a core since the clock started (shown, never used)."""
 
-    def __init__(self) -> None:
-        self.seconds = 0.0
-        self.share = 0.0
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock, self.share, self.start = clock, 0.0, clock.now
 
     def __call__(self) -> float:
-        return self.seconds
+        return (self.clock.now - self.start) * self.share
+
+
+TICK = 0.01  # the simulated table steps' clock resolution (s); the probe reads every ten ticks
 
 
 def monitor(**kw: Any) -> tuple[SaturationMonitor, FakeClock]:
-    """A monitor on a fake clock; the CPU sign is off unless ``cpu`` is given (its tests below)."""
+    """A monitor with its own table steps, on a fake clock the test drives (``play``, ``idle``)."""
     clock = FakeClock()
-    settings = {"lag_ms": 250.0, "depth": 200.0, "cpu": 0.0, "window_s": 5.0, "recover": 0.5, "min_on_s": 10.0} | kw
-    cpu = FakeCpu()
-    m = SaturationMonitor(Thresholds(**settings), clock=clock, depth=lambda: 0, cpu=cpu)
-    clock.cpu = cpu  # type: ignore[attr-defined]
+    settings = {"step_ms": 75.0, "depth": 100.0, "window_s": 2.0, "probe_s": 0.1} | kw
+    m = SaturationMonitor(
+        Thresholds(**settings), clock=clock, depth=lambda: 0, cpu=FakeCpu(clock), steps=TableSteps(clock)
+    )
     return m, clock
 
 
-# --------------------------------------------------------------------------- the monitor
-def test_a_busy_but_unsaturated_loop_is_not_overloaded() -> None:
-    m, clock = monitor()
-    feed(m, clock, lag_ms=40, seconds=60)
-    assert not m.overloaded and 35 < m.lag_ms < 45
+def play(m: SaturationMonitor, clock: FakeClock, latency_ms: float, seconds: float, per_tick: int = 2) -> None:
+    """``seconds`` of running tables: ``per_tick`` table steps handed to the database thread every
+    10 ms (200 a second by default), each answered ``latency_ms`` later; the probe reads every
+    100 ms.  The steps still out at the end are answered on time (the clock moves on for them)."""
+    out: list[tuple[float, int]] = []  # (due, token)
+
+    def answer_due() -> None:
+        while out and out[0][0] <= clock.now + 1e-9:
+            m.steps.end(out.pop(0)[1])
+
+    for tick in range(round(seconds / TICK)):
+        clock.now += TICK
+        out.extend((clock.now + latency_ms / 1000, m.steps.begin()) for _ in range(per_tick))
+        answer_due()
+        if tick % 10 == 9:
+            m.observe(0.0)
+    while out:
+        clock.now = max(clock.now, out[0][0])
+        answer_due()
 
 
-def test_one_long_stall_is_smoothed_away() -> None:
+def idle(m: SaturationMonitor, clock: FakeClock, seconds: float, lag_ms: float = 0.0) -> None:
+    """``seconds`` with no table step: only the probe's readings."""
+    for _ in range(round(seconds / 0.1)):
+        clock.now += 0.1 + lag_ms / 1000
+        m.observe(lag_ms / 1000)
+
+
+# ----------------------------------------------------------------------- the monitor
+def test_tables_served_on_time_are_not_overloaded() -> None:
     m, clock = monitor()
-    feed(m, clock, lag_ms=5, seconds=10)
-    feed(m, clock, lag_ms=600, seconds=0.1)  # one 600 ms collection pause
-    feed(m, clock, lag_ms=5, seconds=10)
+    play(m, clock, latency_ms=20, seconds=30)
+    assert not m.overloaded and m.running and 19 < m.step_ms < 21
+
+
+def test_an_idle_process_refuses_nothing_whatever_its_cpu_and_loop_say() -> None:
+    """No table runs: four sign-ups' password hashing (a full core), a late loop — nothing is
+    refused; the figures are still shown."""
+    m, clock = monitor()
+    m.cpu_source.share = 1.0  # type: ignore[attr-defined]
+    idle(m, clock, seconds=20, lag_ms=400)
+    assert not m.overloaded and not m.running and m.step_ms == 0
+    assert m.cpu > 0.9 and m.lag_ms > 300
+
+
+def test_a_few_slow_steps_are_not_saturation() -> None:
+    m, clock = monitor()
+    play(m, clock, latency_ms=20, seconds=5)
+    play(m, clock, latency_ms=600, seconds=0.1)  # a collector pause
+    play(m, clock, latency_ms=20, seconds=0.5)
     assert not m.overloaded
 
 
-def test_sustained_lag_turns_it_on_within_the_window() -> None:
+def test_slow_table_steps_turn_it_on_within_the_window() -> None:
     m, clock = monitor()
-    feed(m, clock, lag_ms=5, seconds=10)
-    feed(m, clock, lag_ms=800, seconds=0.5)
-    assert not m.overloaded  # half a second of it is not yet saturation
-    feed(m, clock, lag_ms=800, seconds=4)
-    assert m.overloaded and m.lag_ms > 250
+    play(m, clock, latency_ms=20, seconds=5)
+    play(m, clock, latency_ms=300, seconds=0.3)
+    assert not m.overloaded  # a third of a second of it is not yet saturation
+    play(m, clock, latency_ms=300, seconds=2)
+    assert m.overloaded and m.step_ms > 75
 
 
-def test_a_deep_queue_alone_turns_it_on() -> None:
+def test_a_stalled_database_thread_counts_before_its_steps_are_answered() -> None:
+    """The tables go on handing steps over, the database thread answers none for a second: the
+    waiting steps count by their age so far, before any of them comes back."""
+    m, clock = monitor(depth=0)  # the latency alone
+    play(m, clock, latency_ms=10, seconds=3)
+    waiting = []
+    for tick in range(100):
+        clock.now += TICK
+        waiting += [m.steps.begin(), m.steps.begin()]
+        if tick % 10 == 9:
+            m.observe(0.0)
+    assert m.overloaded and m.running and m.step_ms > 75 and m.depth == 200
+    for token in waiting:
+        m.steps.end(token)
+
+
+def test_a_deep_queue_of_table_steps_alone_turns_it_on() -> None:
     m, clock = monitor()
-    feed(m, clock, lag_ms=5, seconds=20, depth=600)
-    assert m.overloaded and m.lag_ms < 10
+    tokens = [m.steps.begin() for _ in range(150)]  # just handed over: their wait is still short
+    m.observe(0.0)
+    assert m.overloaded and m.depth == 150 and m.step_ms < 75
+    for token in tokens:
+        m.steps.end(token)
 
 
-def test_hysteresis_it_stays_on_until_well_below_and_for_a_while() -> None:
+def test_recovery_is_prompt_once_the_steps_are_fast_again() -> None:
+    """No memory past the window: the first reading whose steps are back under the threshold
+    admits again — well within a refusal's Retry-After."""
     m, clock = monitor()
-    feed(m, clock, lag_ms=1000, seconds=6)
+    play(m, clock, latency_ms=500, seconds=4)
     assert m.overloaded
-    feed(m, clock, lag_ms=200, seconds=30)  # below the threshold, above half of it
-    assert m.overloaded, "flapped off between the two thresholds"
-    feed(m, clock, lag_ms=10, seconds=20)
-    assert not m.overloaded, "did not recover when the load fell"
+    start = clock.now
+    while m.overloaded:
+        play(m, clock, latency_ms=10, seconds=0.1)
+    assert clock.now - start <= m.thresholds.window_s + 0.2 < m.thresholds.retry_after_s
 
 
-def test_it_never_turns_off_before_the_minimum_time() -> None:
-    m, clock = monitor(min_on_s=30)
-    feed(m, clock, lag_ms=2000, seconds=5)
+def test_when_the_tables_stop_nothing_is_refused_any_more() -> None:
+    m, clock = monitor()
+    play(m, clock, latency_ms=500, seconds=4)
     assert m.overloaded
-    feed(m, clock, lag_ms=0, seconds=20)
-    assert m.overloaded and m.lag_ms < 125
-    feed(m, clock, lag_ms=0, seconds=15)
-    assert not m.overloaded
-
-
-def test_a_process_near_a_full_core_refuses_before_its_loop_lags() -> None:
-    """The CPU sign: at 70 % of a core nothing happens; held at 90 % it turns on within the
-    window, with the loop still on time (lag and queue say nothing yet)."""
-    m, clock = monitor(cpu=0.8)
-    clock.cpu.share = 0.7  # type: ignore[attr-defined]
-    feed(m, clock, lag_ms=5, seconds=60)
-    assert not m.overloaded and 0.65 < m.cpu < 0.75
-    clock.cpu.share = 0.9  # type: ignore[attr-defined]
-    feed(m, clock, lag_ms=5, seconds=1)
-    assert not m.overloaded, "a second of it is not yet saturation"
-    feed(m, clock, lag_ms=5, seconds=20)
-    assert m.overloaded and m.lag_ms < 10 and m.cpu > 0.8
-
-
-def test_the_cpu_sign_recovers_just_below_its_threshold() -> None:
-    """Its hysteresis is narrow (``cpu_recover`` 0.9): at 0.75 of a core — below 0.9 x 0.8 — new
-    matches are accepted again; at 0.75 with ``cpu_recover`` 0.5 they would not be."""
-    for recover, back in ((0.9, True), (0.5, False)):
-        m, clock = monitor(cpu=0.8, cpu_recover=recover)
-        clock.cpu.share = 1.0  # type: ignore[attr-defined]
-        feed(m, clock, lag_ms=5, seconds=20)
-        assert m.overloaded
-        clock.cpu.share = 0.7  # type: ignore[attr-defined]
-        feed(m, clock, lag_ms=5, seconds=40)
-        assert m.overloaded is not back
+    idle(m, clock, seconds=m.thresholds.window_s + 0.1)
+    assert not m.overloaded and not m.running
 
 
 def test_a_probe_that_stopped_measuring_refuses_nothing() -> None:
     """Overloaded as last measured, but its loop has closed (or it has been silent for a
     minute): the state is not the process's any more and nothing is refused."""
-    m = SaturationMonitor(Thresholds(lag_ms=100, depth=0, cpu=0, window_s=0.1, probe_s=0.01, min_on_s=60))
+    steps = TableSteps()
+    m = SaturationMonitor(Thresholds(step_ms=100, depth=0, window_s=0.5, probe_s=0.01), steps=steps)
     loop = asyncio.new_event_loop()
     try:
         m.bind(loop)
-
-        def block() -> None:
-            time.sleep(0.3)
-            loop.call_soon(block)
-
-        loop.call_soon(block)
-        loop.run_until_complete(asyncio.sleep(1.5))
+        token = steps.begin()  # a step that never comes back
+        loop.run_until_complete(asyncio.sleep(0.4))
         assert m.overloaded and m.refusing()
+        steps.end(token)
     finally:
         loop.close()
     assert m.overloaded and not m.refusing() and not m.serving()
@@ -171,21 +191,20 @@ def test_a_probe_that_stopped_measuring_refuses_nothing() -> None:
 
 
 def test_thresholds_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "120")
+    monkeypatch.setenv("CAISHEN_OVERLOAD_STEP_MS", "120")
     monkeypatch.setenv("CAISHEN_OVERLOAD_QUEUE", "0")
     monkeypatch.setenv("CAISHEN_OVERLOAD_RETRY_AFTER", "12")
-    monkeypatch.setenv("CAISHEN_OVERLOAD_CPU", "0.6")
+    monkeypatch.setenv("CAISHEN_OVERLOAD_WINDOW", "3")
     t = Thresholds.from_environment()
-    assert (t.lag_ms, t.depth, t.retry_after_s, t.cpu, t.cpu_recover) == (120, 0, 12, 0.6, 0.9)
-    monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "fast")
-    with pytest.raises(ValueError, match="CAISHEN_OVERLOAD_LAG_MS"):
+    assert (t.step_ms, t.depth, t.retry_after_s, t.window_s) == (120, 0, 12, 3)
+    monkeypatch.setenv("CAISHEN_OVERLOAD_STEP_MS", "fast")
+    with pytest.raises(ValueError, match="CAISHEN_OVERLOAD_STEP_MS"):
         Thresholds.from_environment()
 
 
 def test_switched_off_it_measures_nothing() -> None:
-    m, clock = monitor(lag_ms=0, depth=0, cpu=0)
-    clock.cpu.share = 1.0  # type: ignore[attr-defined]
-    feed(m, clock, lag_ms=5000, seconds=10, depth=10_000)
+    m, clock = monitor(step_ms=0, depth=0)
+    play(m, clock, latency_ms=5000, seconds=10, per_tick=5)
     assert not m.overloaded
     loop = asyncio.new_event_loop()
     try:
@@ -195,41 +214,51 @@ def test_switched_off_it_measures_nothing() -> None:
         loop.close()
 
 
-def test_the_probe_sees_a_deliberately_blocked_loop() -> None:
-    """The real probe on a real loop: a callback that holds the loop 300 ms, again and again."""
-    m = SaturationMonitor(Thresholds(lag_ms=100, depth=0, window_s=0.3, probe_s=0.02, min_on_s=0), depth=lambda: 3)
+@pytest.mark.django_db(transaction=True)
+def test_the_probe_times_real_table_steps_on_the_database_thread() -> None:
+    """The real probe on a real loop, the steps run through ``table_step`` on the database
+    thread: quick steps pass; steps that wait 300 ms turn it on; the tables stop, it clears."""
+    steps = TableSteps()
+    m = SaturationMonitor(Thresholds(step_ms=100, depth=0, window_s=0.5, probe_s=0.02), steps=steps)
 
     async def scenario() -> None:
         m.bind(asyncio.get_running_loop())
-        await asyncio.sleep(0.3)
-        assert not m.overloaded and m.last_lag_ms < 100
-        for _ in range(4):
-            time.sleep(0.3)  # the loop is blocked: no probe, no socket, no timer runs meanwhile
-            await asyncio.sleep(0.03)
-        assert m.overloaded and m.lag_ms > 100 and m.last_depth == 3
-        await asyncio.sleep(1.5)  # the blocking stopped: it recovers by itself
-        assert not m.overloaded
-        assert m.serving()
+        for _ in range(10):
+            await table_step(time.sleep)(0.01)
+        await asyncio.sleep(0.05)
+        assert m.running and not m.overloaded and 5 < m.step_ms < 100
+        for _ in range(3):
+            await table_step(time.sleep)(0.3)
+        await asyncio.sleep(0.05)
+        assert m.overloaded and m.step_ms > 100
+        await asyncio.sleep(0.8)  # no table step any more: nothing to protect
+        assert not m.overloaded and not m.running and m.serving()
         assert m._task is not None
         m._task.cancel()
 
-    asyncio.run(scenario())
+    with patch("games.table_steps.STEPS", steps):
+        asyncio.run(scenario())
+    assert steps.total == 13
+
+
+def saturate(m: SaturationMonitor, clock: FakeClock) -> None:
+    play(m, clock, latency_ms=800, seconds=3)
+    assert m.overloaded
 
 
 # ------------------------------------------------------------------- refusing new work
 @pytest.fixture
 def busy(monkeypatch: pytest.MonkeyPatch) -> SaturationMonitor:
     """This process saturated, on a fake clock the test drives (feed) to recover."""
-    m, clock = monitor(min_on_s=0)
-    feed(m, clock, lag_ms=1500, seconds=6)
-    assert m.overloaded
+    m, clock = monitor()
+    saturate(m, clock)
     m.clock_for_tests = clock  # type: ignore[attr-defined]
     monkeypatch.setattr(overload, "MONITOR", m)
     return m
 
 
 def recover(m: SaturationMonitor) -> None:
-    feed(m, m.clock_for_tests, lag_ms=2, seconds=20)  # type: ignore[attr-defined]
+    play(m, m.clock_for_tests, latency_ms=5, seconds=3)  # type: ignore[attr-defined]
     assert not m.overloaded
 
 
@@ -242,7 +271,7 @@ def three_ready_then_busy(users: list[Any], busy: SaturationMonitor) -> Table:
         services.sit(table.pk, u)
     for u in users[:3]:
         services.set_ready(table.pk, u)
-    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    saturate(busy, busy.clock_for_tests)  # type: ignore[attr-defined]
     return table
 
 
@@ -292,9 +321,9 @@ def test_the_fourth_ready_is_refused_and_the_match_waits_then_starts_after_recov
         services.sit(table.pk, u)
     for u in users[:3]:
         services.set_ready(table.pk, u)
-    m, clock = monitor(min_on_s=0)
+    m, clock = monitor()
     monkeypatch.setattr(overload, "MONITOR", m)
-    feed(m, clock, lag_ms=1500, seconds=6)
+    saturate(m, clock)
 
     response = api(users[3]).post(f"/api/tables/{table.pk}/ready/", {"ready": True}, format="json", **EN)
     assert response.status_code == 503 and int(response["Retry-After"]) > 0
@@ -304,7 +333,7 @@ def test_the_fourth_ready_is_refused_and_the_match_waits_then_starts_after_recov
     assert not Hand.objects.filter(table=table).exists()
     assert m.refusals == 1
 
-    feed(m, clock, lag_ms=2, seconds=20)  # the load fell
+    play(m, clock, latency_ms=5, seconds=3)  # the load fell
     assert not m.overloaded
     response = api(users[3]).post(f"/api/tables/{table.pk}/ready/", {"ready": True}, format="json")
     assert response.status_code == 200
@@ -318,7 +347,7 @@ def test_bots_that_would_start_a_match_are_refused(users: list[Any], busy: Satur
     table = services.create_table(owner, VARIANT, {})
     services.sit(table.pk, owner)
     services.set_ready(table.pk, owner)
-    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    saturate(busy, busy.clock_for_tests)  # type: ignore[attr-defined]
     response = api(owner).post(f"/api/tables/{table.pk}/bots/", format="json", **EN)
     assert response.status_code == 503 and "Retry-After" in response
     assert Table.objects.get(pk=table.pk).status == Table.WAITING
@@ -329,7 +358,7 @@ def test_bots_that_would_start_a_match_are_refused(users: list[Any], busy: Satur
 def test_sitting_and_standing_are_not_refused(users: list[Any], busy: SaturationMonitor) -> None:
     recover(busy)
     table = services.create_table(users[0], VARIANT, {})
-    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    saturate(busy, busy.clock_for_tests)  # type: ignore[attr-defined]
     assert busy.overloaded
     services.sit(table.pk, users[1])
     services.set_ready(table.pk, users[1])  # one ready seat starts nothing
@@ -347,8 +376,7 @@ def test_a_running_match_is_never_refused(users: list[Any], monkeypatch: pytest.
     assert Table.objects.get(pk=table.pk).status == Table.PLAYING
     m, clock = monitor()
     monkeypatch.setattr(overload, "MONITOR", m)
-    feed(m, clock, lag_ms=3000, seconds=10)
-    assert m.overloaded
+    saturate(m, clock)
 
     moves = 0
     for _ in range(800):
@@ -386,7 +414,7 @@ def test_the_countdown_does_not_unseat_while_matches_are_refused(users: list[Any
         services.set_ready(table.pk, u)
     table.refresh_from_db()
     assert table.ready_deadline is not None
-    feed(busy, busy.clock_for_tests, lag_ms=1500, seconds=6)  # type: ignore[attr-defined]
+    saturate(busy, busy.clock_for_tests)  # type: ignore[attr-defined]
     with pytest.raises(Overloaded):
         services.set_ready(table.pk, users[3])
     past = table.ready_deadline.replace(year=2000)
@@ -449,8 +477,9 @@ def test_healthz_shows_the_load_and_stays_green_when_busy(client: Any, busy: Sat
     response = client.get("/healthz")
     body = response.json()
     assert response.status_code == 200 and body["status"] == "ok"
-    assert body["load"]["overloaded"] is True and body["load"]["lag_ms"] > 250
-    assert {"queue", "last_lag_ms", "refused", "measured", "snapshots"} <= set(body["load"])
+    assert body["load"]["overloaded"] is True and body["load"]["step_ms"] > 75
+    assert body["load"]["tables_running"] is True
+    assert {"queue", "steps", "lag_ms", "cpu", "refused", "measured", "snapshots"} <= set(body["load"])
 
 
 @pytest.mark.django_db
