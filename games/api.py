@@ -26,6 +26,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from games import disclosure, join_limits, overload, services
@@ -36,6 +37,7 @@ from games.models import Hand, Table
 from games.refusal_text import refusal_text
 from games.rules.rule_set_names import rule_set_name
 from games.views import LISTED_STATUSES, with_seat_counts
+from mahjong_platform.client_address import client_address, rate_limit_bucket
 from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 from mahjong_platform.serializers import StrictJSONTypes
 
@@ -211,6 +213,34 @@ RETRY_AFTER = OpenApiParameter(
     OpenApiTypes.INT,
     location=OpenApiParameter.HEADER,
     response=[503],
+    description="Seconds to wait before trying again.",
+)
+
+
+class AnonymousHeavyWork(AnonRateThrottle):
+    """Work an anonymous client may ask for that costs a lot (a replay replayed through the
+    engine, a hand's deal verified): bounded per client address instead of being counted as the
+    tables' load (games/overload.py), so that one client cannot slow everyone down.  Signed-in
+    clients are not limited here (their accounts are)."""
+
+    scope = "anonymous_heavy"
+    rate = "30/min"
+
+    def get_ident(self, request: Request) -> str:
+        # The site's own reading of the client's address (behind a proxy: CAISHEN_CLIENT_IP_HEADER).
+        return rate_limit_bucket(client_address(request._request))
+
+
+THROTTLED = OpenApiResponse(
+    OpenApiTypes.OBJECT,
+    description='`{"detail": reason}`: too many such requests from this address without an account; '
+    "wait `Retry-After` seconds (signed-in clients are not limited here).",
+)
+THROTTLED_RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    OpenApiTypes.INT,
+    location=OpenApiParameter.HEADER,
+    response=[429],
     description="Seconds to wait before trying again.",
 )
 
@@ -614,11 +644,13 @@ class HandAnalysisView(APIView):
     description="Re-derives the wall from the revealed seed (it must hash to the commitment shown when "
     "the hand began), checks it deals the recorded hands and wall, and replays every recorded action "
     "through the engine. Answers `ok` with the seed and its hash, or the failing `line` and `reason`.",
-    responses={200: OpenApiResponse(OpenApiTypes.OBJECT), 403: DETAIL, 404: DETAIL},
+    responses={200: OpenApiResponse(OpenApiTypes.OBJECT), 403: DETAIL, 404: DETAIL, 429: THROTTLED},
+    parameters=[THROTTLED_RETRY_AFTER],
     tags=["hands"],
 )
 class HandVerifyView(APIView):
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [AnonymousHeavyWork]
 
     def get(self, request: Request, pk: int) -> Any:
         from games import replay
@@ -650,11 +682,13 @@ class RawBodyParser(BaseParser):
     "the number of actions and the result; a corrupted replay answers 400 with the `line` (1-based) and "
     "the `reason`. Nothing is stored.",
     request={"application/jsonl": OpenApiTypes.STR, "text/plain": OpenApiTypes.STR},
-    responses={200: OpenApiResponse(OpenApiTypes.OBJECT), 400: DETAIL},
+    responses={200: OpenApiResponse(OpenApiTypes.OBJECT), 400: DETAIL, 429: THROTTLED},
+    parameters=[THROTTLED_RETRY_AFTER],
     tags=["hands"],
 )
 class ReplayCheckView(APIView):
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [AnonymousHeavyWork]
     # Through a parser, not request._request.body: a signed-in POST's CSRF check reads request.POST,
     # which made DRF parse the body with the default (JSON, form) parsers first — the documented
     # application/jsonl answered 415 to every signed-in user (found by schemathesis).
