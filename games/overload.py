@@ -37,27 +37,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from games.services.common import Refused, setting
+from games.services.common import Refused
+from mahjong_platform.config import CaishenConfig
 
 log = logging.getLogger("caishen.overload")
-
-
-def _env_float(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, not {raw!r}") from None
 
 
 @dataclass(frozen=True)
@@ -76,17 +67,18 @@ class Thresholds:
     retry_after_s: int = 30  # what a refusal asks the client to wait (the Retry-After header)
 
     @classmethod
-    def from_environment(cls) -> Thresholds:
+    def from_config(cls, config: CaishenConfig) -> Thresholds:
+        """The ``CAISHEN_OVERLOAD_*`` settings (parsed and bounded by mahjong_platform/config.py)."""
         return cls(
-            lag_ms=_env_float("CAISHEN_OVERLOAD_LAG_MS", cls.lag_ms),
-            depth=_env_float("CAISHEN_OVERLOAD_QUEUE", cls.depth),
-            cpu=max(0.0, _env_float("CAISHEN_OVERLOAD_CPU", cls.cpu)),
-            cpu_recover=min(1.0, max(0.0, _env_float("CAISHEN_OVERLOAD_CPU_RECOVER", cls.cpu_recover))),
-            window_s=max(0.1, _env_float("CAISHEN_OVERLOAD_WINDOW", cls.window_s)),
-            recover=min(1.0, max(0.0, _env_float("CAISHEN_OVERLOAD_RECOVER", cls.recover))),
-            min_on_s=max(0.0, _env_float("CAISHEN_OVERLOAD_MIN_SECONDS", cls.min_on_s)),
-            probe_s=max(0.01, _env_float("CAISHEN_OVERLOAD_PROBE_MS", cls.probe_s * 1000) / 1000),
-            retry_after_s=max(1, int(_env_float("CAISHEN_OVERLOAD_RETRY_AFTER", cls.retry_after_s))),
+            lag_ms=config.overload_lag_ms,
+            depth=config.overload_queue,
+            cpu=config.overload_cpu,
+            cpu_recover=config.overload_cpu_recover,
+            window_s=config.overload_window,
+            recover=config.overload_recover,
+            min_on_s=config.overload_min_seconds,
+            probe_s=config.overload_probe_ms / 1000,
+            retry_after_s=int(config.overload_retry_after),
         )
 
 
@@ -257,7 +249,7 @@ _REFUSED_START_KEY = "caishen:overload:refused-start:{}"
 def remember_refused_start(table_id: int) -> None:
     """Note that a match start at this table was refused (in the shared cache: the countdown may
     run out in another process).  Kept for two ready countdowns."""
-    seconds = 2 * int(setting("CAISHEN_READY_SECONDS", 30))
+    seconds = 2 * int(settings.CAISHEN_READY_SECONDS)
     cache.set(_REFUSED_START_KEY.format(table_id), 1, timeout=seconds)
 
 
@@ -278,4 +270,4 @@ def current_depth() -> int:
     return dbqueue.backlog() + OUTBOX.depth()
 
 
-MONITOR = SaturationMonitor(Thresholds.from_environment())
+MONITOR = SaturationMonitor(Thresholds.from_config(settings.CAISHEN))
