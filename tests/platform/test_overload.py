@@ -13,6 +13,7 @@ import pytest
 from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -22,6 +23,7 @@ from games.engine.variants import get_variant
 from games.models import Hand, Table
 from games.overload import Overloaded, SaturationMonitor, Thresholds
 from games.timers import IN_PROCESS
+from mahjong_platform.config import CaishenConfig
 
 VARIANT = "zhejiang_caishen"
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -170,16 +172,24 @@ def test_a_probe_that_stopped_measuring_refuses_nothing() -> None:
     assert hand_set.refusing()
 
 
-def test_thresholds_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "120")
-    monkeypatch.setenv("CAISHEN_OVERLOAD_QUEUE", "0")
-    monkeypatch.setenv("CAISHEN_OVERLOAD_RETRY_AFTER", "12")
-    monkeypatch.setenv("CAISHEN_OVERLOAD_CPU", "0.6")
-    t = Thresholds.from_environment()
-    assert (t.lag_ms, t.depth, t.retry_after_s, t.cpu, t.cpu_recover) == (120, 0, 12, 0.6, 0.9)
-    monkeypatch.setenv("CAISHEN_OVERLOAD_LAG_MS", "fast")
-    with pytest.raises(ValueError, match="CAISHEN_OVERLOAD_LAG_MS"):
-        Thresholds.from_environment()
+def test_thresholds_come_from_the_environment() -> None:
+    env = {
+        "CAISHEN_OVERLOAD_LAG_MS": "120",
+        "CAISHEN_OVERLOAD_QUEUE": "0",
+        "CAISHEN_OVERLOAD_RETRY_AFTER": "12",
+        "CAISHEN_OVERLOAD_CPU": "0.6",
+        "CAISHEN_OVERLOAD_PROBE_MS": "50",
+    }
+    t = Thresholds.from_config(CaishenConfig.from_environment(env))
+    assert (t.lag_ms, t.depth, t.retry_after_s, t.cpu, t.cpu_recover, t.probe_s) == (120, 0, 12, 0.6, 0.9, 0.05)
+    assert Thresholds.from_config(CaishenConfig.from_environment({})) == Thresholds()  # the same defaults
+    # Out of range is the nearest bound, as the monitor always took it.
+    clamped = Thresholds.from_config(
+        CaishenConfig.from_environment({"CAISHEN_OVERLOAD_CPU_RECOVER": "1.5", "CAISHEN_OVERLOAD_WINDOW": "0"})
+    )
+    assert (clamped.cpu_recover, clamped.window_s) == (1.0, 0.1)
+    with pytest.raises(ImproperlyConfigured, match="CAISHEN_OVERLOAD_LAG_MS"):
+        CaishenConfig.from_environment({"CAISHEN_OVERLOAD_LAG_MS": "fast"})
 
 
 def test_switched_off_it_measures_nothing() -> None:
