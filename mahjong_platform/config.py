@@ -67,7 +67,7 @@ def _parse_gc_threshold(raw: str) -> GcThreshold:
     first, second, third = (int(p) for p in parts)
     if first == 0:
         # gc.set_threshold(0, ...) disables collection altogether: cyclic garbage would pile up.
-        raise ValueError("the first threshold must be above 0 (0 disables the collector)")
+        raise ValueError(f"must have a first threshold above 0 (0 disables the collector), not {raw!r}")
     return first, second, third
 
 
@@ -235,8 +235,9 @@ _TYPES: dict[str, Any] = {}
 
 
 def field_type(item: dataclasses.Field[Any]) -> Any:
+    """The field's annotation as a type (``bool``, ``int``, ``float``, ``str`` or ``GcThreshold``)."""
     if not _TYPES:
-        _TYPES.update(get_type_hints(CaishenConfig, globalns={**globals(), "GcThreshold": GcThreshold}))
+        _TYPES.update(get_type_hints(CaishenConfig))  # the annotations are strings (__future__)
     return _TYPES[item.name]
 
 

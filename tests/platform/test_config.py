@@ -69,7 +69,7 @@ def test_the_environment_is_parsed_by_each_fields_type() -> None:
         ({"CAISHEN_READY_SECONDS": "0"}, "CAISHEN_READY_SECONDS must be at least 1, not 0"),
         ({"CAISHEN_STAFF_REQUIRE_2FA": "maybe"}, "CAISHEN_STAFF_REQUIRE_2FA must be 1 or 0"),
         ({"CAISHEN_CLAIM_PROTECTION": "none"}, "CAISHEN_CLAIM_PROTECTION must be 'uniform' or 'pause', not 'none'"),
-        ({"CAISHEN_GC_THRESHOLD": "0,10,10"}, "CAISHEN_GC_THRESHOLD the first threshold must be above 0"),
+        ({"CAISHEN_GC_THRESHOLD": "0,10,10"}, "CAISHEN_GC_THRESHOLD must have a first threshold above 0"),
         ({"CAISHEN_SWITCH_INTERVAL": "nan"}, "CAISHEN_SWITCH_INTERVAL must be a finite number"),
     ],
 )
@@ -80,7 +80,9 @@ def test_a_bad_value_stops_start_up_naming_the_variable(env: dict[str, str], mes
 
 def test_every_bad_variable_is_named_at_once() -> None:
     with pytest.raises(ImproperlyConfigured) as refused:
-        CaishenConfig.from_environment({"CAISHEN_LOG_FORMAT": "xml", "CAISHEN_PROCESSES": "0", "CAISHEN_BOT_DELAY": "1"})
+        CaishenConfig.from_environment(
+            {"CAISHEN_LOG_FORMAT": "xml", "CAISHEN_PROCESSES": "0", "CAISHEN_BOT_DELAY": "1"}
+        )
     assert "CAISHEN_LOG_FORMAT" in str(refused.value) and "CAISHEN_PROCESSES" in str(refused.value)
     assert "CAISHEN_BOT_DELAY" not in str(refused.value)
 
