@@ -28,7 +28,7 @@ SETUP_PAGE = "accounts:second_factor_setup"
 
 
 def required_for_all_staff() -> bool:
-    return bool(getattr(settings, "CAISHEN_STAFF_REQUIRE_2FA", False))
+    return bool(settings.CAISHEN_STAFF_REQUIRE_2FA)
 
 
 def confirmed_device(user: Any) -> TOTPDevice | None:

@@ -26,7 +26,7 @@ class InsufficientFunds(ValueError):
 
 
 def starting_grant() -> int:
-    return int(getattr(settings, "CAISHEN_STARTING_GRANT", 1000))
+    return int(settings.CAISHEN_STARTING_GRANT)
 
 
 def open_account(user: User) -> Wallet:
@@ -47,7 +47,7 @@ def system_wallet() -> Wallet:
     """
     with transaction.atomic():
         wallet, created = Wallet.objects.get_or_create(kind=Wallet.KIND_SYSTEM, user=None)
-        float_units = int(getattr(settings, "CAISHEN_HOUSE_FLOAT", 1_000_000))
+        float_units = int(settings.CAISHEN_HOUSE_FLOAT)
         if created and float_units > 0:
             post(wallet, float_units, LedgerEntry.GRANT, reference="house-float", note="opening float of the house")
         return wallet

@@ -47,15 +47,15 @@ TOO_MANY = _("Too many sign-in attempts. Wait a few minutes and try again.")
 
 
 def window() -> int:
-    return int(getattr(settings, "CAISHEN_LOGIN_WINDOW", 300))
+    return int(settings.CAISHEN_LOGIN_WINDOW)
 
 
 def account_limit() -> int:
-    return int(getattr(settings, "CAISHEN_LOGIN_ATTEMPTS", 10))
+    return int(settings.CAISHEN_LOGIN_ATTEMPTS)
 
 
 def address_limit() -> int:
-    return int(getattr(settings, "CAISHEN_LOGIN_ADDRESS_ATTEMPTS", 50))
+    return int(settings.CAISHEN_LOGIN_ADDRESS_ATTEMPTS)
 
 
 def normalise_username(raw: Any) -> str:

@@ -151,7 +151,7 @@ def simulated(clock: SimClock, sent: list[tuple[datetime, str, dict[str, Any]]])
 
 def probe(windows: int = 1000, seed: int = 1, observer: int = 0, protection: str | None = None) -> ProbeResult:
     """Play until ``windows`` claim windows opened by others' discards have been seen."""
-    protection = protection or str(getattr(settings, "CAISHEN_CLAIM_PROTECTION", "uniform"))
+    protection = protection or str(settings.CAISHEN_CLAIM_PROTECTION)
     rng = random.Random(seed)
     bot = GreedyBot()
     User = get_user_model()

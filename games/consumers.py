@@ -370,7 +370,7 @@ class TableConsumer(DirectDispatchConsumer):
 
     def _allow(self) -> bool:
         """Token bucket: CAISHEN_SOCKET_RATE messages per second, bursts up to twice that."""
-        rate = float(getattr(settings, "CAISHEN_SOCKET_RATE", 20))
+        rate = float(settings.CAISHEN_SOCKET_RATE)
         now = time.monotonic()
         tokens, last = getattr(self, "_bucket", (2 * rate, now))
         tokens = min(2 * rate, tokens + (now - last) * rate)
@@ -597,7 +597,7 @@ class TableConsumer(DirectDispatchConsumer):
     async def _watcher_answer(self) -> None:
         resync, seq = self.watcher_wants
         self.watcher_wants = (False, None)
-        self.watcher_next_sync = time.monotonic() + float(getattr(settings, "CAISHEN_WATCHER_SYNC_SECONDS", 1.0))
+        self.watcher_next_sync = time.monotonic() + float(settings.CAISHEN_WATCHER_SYNC_SECONDS)
         if self.user_id is not None and await database_sync_to_async(self._holds_a_chair)():
             # Its user sat down: its own chair's view and group (never a render shared below).
             await self.send_snapshot("watcher_seated")
@@ -764,7 +764,7 @@ def _frames_in_flight() -> bool:
 
 def idle_seconds() -> float:
     """CAISHEN_SOCKET_IDLE_SECONDS: silence after which a socket is closed (0: never)."""
-    return float(getattr(settings, "CAISHEN_SOCKET_IDLE_SECONDS", 45))
+    return float(settings.CAISHEN_SOCKET_IDLE_SECONDS)
 
 
 def _quoted(value: Any, limit: int = 40) -> str:

@@ -24,12 +24,12 @@ TOO_MANY = _("Too many wrong room codes. Wait a few minutes and try again.")
 
 def _counters(request: HttpRequest) -> list[tuple[str, int]]:
     address = rate_limit_bucket(client_address(request))
-    counters = [(f"roomcode:address:{address}", int(getattr(settings, "CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS", 50)))]
+    counters = [(f"roomcode:address:{address}", int(settings.CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS))]
     session_key = request.session.session_key if hasattr(request, "session") else None
     if session_key:
         # Hashed: a session id is a credential and does not belong in cache key names.
         digest = hashlib.sha256(session_key.encode()).hexdigest()[:32]
-        counters.append((f"roomcode:session:{digest}", int(getattr(settings, "CAISHEN_ROOM_CODE_ATTEMPTS", 10))))
+        counters.append((f"roomcode:session:{digest}", int(settings.CAISHEN_ROOM_CODE_ATTEMPTS)))
     return counters
 
 

@@ -36,28 +36,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from games.services.common import Refused, setting
+from games.services.common import Refused
 from games.table_steps import STEPS, TableSteps
+from mahjong_platform.config import CaishenConfig
 
 log = logging.getLogger("caishen.overload")
-
-
-def _env_float(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, not {raw!r}") from None
 
 
 @dataclass(frozen=True)
@@ -72,13 +63,14 @@ class Thresholds:
     retry_after_s: int = 10  # what a refusal asks the client to wait (the Retry-After header)
 
     @classmethod
-    def from_environment(cls) -> Thresholds:
+    def from_config(cls, config: CaishenConfig) -> Thresholds:
+        """The ``CAISHEN_OVERLOAD_*`` settings (parsed and bounded by mahjong_platform/config.py)."""
         return cls(
-            step_ms=max(0.0, _env_float("CAISHEN_OVERLOAD_STEP_MS", cls.step_ms)),
-            depth=max(0.0, _env_float("CAISHEN_OVERLOAD_QUEUE", cls.depth)),
-            window_s=max(0.1, _env_float("CAISHEN_OVERLOAD_WINDOW", cls.window_s)),
-            probe_s=max(0.01, _env_float("CAISHEN_OVERLOAD_PROBE_MS", cls.probe_s * 1000) / 1000),
-            retry_after_s=max(1, int(_env_float("CAISHEN_OVERLOAD_RETRY_AFTER", cls.retry_after_s))),
+            step_ms=config.overload_step_ms,
+            depth=config.overload_queue,
+            window_s=config.overload_window,
+            probe_s=config.overload_probe_ms / 1000,
+            retry_after_s=int(config.overload_retry_after),
         )
 
     @property
@@ -251,7 +243,7 @@ _REFUSED_START_KEY = "caishen:overload:refused-start:{}"
 def remember_refused_start(table_id: int) -> None:
     """Note that a match start at this table was refused (in the shared cache: the countdown may
     run out in another process).  Kept for two ready countdowns."""
-    seconds = 2 * int(setting("CAISHEN_READY_SECONDS", 30))
+    seconds = 2 * int(settings.CAISHEN_READY_SECONDS)
     cache.set(_REFUSED_START_KEY.format(table_id), 1, timeout=seconds)
 
 
@@ -271,4 +263,4 @@ def outbox_depth() -> int:
     return OUTBOX.depth()
 
 
-MONITOR = SaturationMonitor(Thresholds.from_environment())
+MONITOR = SaturationMonitor(Thresholds.from_config(settings.CAISHEN))

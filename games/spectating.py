@@ -38,7 +38,7 @@ WATCHER_KEY = "caishen:watchers:{}"
 
 
 def delay_seconds() -> float:
-    return max(0.0, float(getattr(settings, "CAISHEN_SPECTATOR_DELAY", 3)))
+    return max(0.0, float(settings.CAISHEN_SPECTATOR_DELAY))
 
 
 # --------------------------------------------------------------------------- count

@@ -76,7 +76,7 @@ def _services() -> WakeServices:
 
 
 def backend_name() -> str:
-    return str(getattr(settings, "CAISHEN_TIMERS", "inprocess"))
+    return str(settings.CAISHEN_TIMERS)
 
 
 def schedule_on_commit(kind: str, obj_id: int, token: int, at: datetime) -> None:
@@ -100,7 +100,7 @@ def schedule(kind: str, obj_id: int, token: int, at: datetime) -> None:
 
 def local_upto() -> float:
     """Celery backend: deadlines this close are fired by the web process that set them."""
-    return float(getattr(settings, "CAISHEN_LOCAL_TIMERS_UPTO", 0) or 0)
+    return float(settings.CAISHEN_LOCAL_TIMERS_UPTO)
 
 
 # The celery backend's timing.  With P the sweep period, a sweep at t arms the deadlines in
@@ -112,7 +112,7 @@ def local_upto() -> float:
 
 
 def _sweep_period() -> float:
-    return float(getattr(settings, "CAISHEN_SWEEP_SECONDS", 2) or 2)
+    return float(settings.CAISHEN_SWEEP_SECONDS or 2)
 
 
 def arming_window(now: datetime) -> tuple[datetime, datetime]:
@@ -154,7 +154,7 @@ class InProcessTimers:
         if self.loop is not None and not self.loop.is_closed():
             return
         self.loop = loop
-        if sweep and getattr(settings, "CAISHEN_SWEEP_SECONDS", 2) > 0:
+        if sweep and settings.CAISHEN_SWEEP_SECONDS > 0:
             self._sweeper = loop.create_task(self._sweep_forever())
 
     def serving(self) -> bool:
@@ -193,7 +193,7 @@ class InProcessTimers:
             await database_sync_to_async(services.record_sweep)()
 
     async def _sweep_forever(self) -> None:
-        every = float(getattr(settings, "CAISHEN_SWEEP_SECONDS", 2))
+        every = float(settings.CAISHEN_SWEEP_SECONDS)
         while True:
             await asyncio.sleep(every)
             try:

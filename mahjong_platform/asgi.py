@@ -10,6 +10,7 @@ import os
 import sys
 from typing import Any
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_platform.settings")
@@ -18,7 +19,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_platform.settings")
 # with CPython's default 5 ms switch interval, may then wait up to 5 ms for the busy loop thread
 # to hand it back — per query.  A shorter interval cut p99 at 100 tables from 415 to 221 ms
 # (docs/performance.md).
-sys.setswitchinterval(float(os.environ.get("CAISHEN_SWITCH_INTERVAL", "0.0005")))
+sys.setswitchinterval(settings.CAISHEN.switch_interval)
 
 # Set up Django (app registry included) before importing anything that may touch models.
 django_asgi_app = get_asgi_application()

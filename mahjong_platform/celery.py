@@ -11,6 +11,7 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, worker_init
+from django.conf import settings
 from django.db import close_old_connections
 
 from mahjong_platform.gc_tuning import tune_for_latency
@@ -21,7 +22,7 @@ app = Celery("caishen")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["games"])
 app.conf.beat_schedule = {
-    "sweep-deadlines": {"task": "games.sweep", "schedule": float(os.environ.get("CAISHEN_SWEEP_SECONDS", "2") or 2)},
+    "sweep-deadlines": {"task": "games.sweep", "schedule": float(settings.CAISHEN_SWEEP_SECONDS or 2)},
 }
 
 # Database connections in the worker.  Celery's Django fix-up closes every connection before and

@@ -115,10 +115,10 @@ def parse_address(text: str) -> IPAddress | None:
 def client_address(request: HttpRequest) -> str:
     """The client's address as text (the direct peer unless a trusted proxy's header says otherwise)."""
     peer = str(request.META.get("REMOTE_ADDR") or "")
-    header = str(getattr(settings, "CAISHEN_CLIENT_IP_HEADER", "") or "")
+    header = str(settings.CAISHEN_CLIENT_IP_HEADER)
     if not header:
         return peer
-    proxies = _trusted(str(getattr(settings, "CAISHEN_TRUSTED_PROXIES", "") or ""))
+    proxies = _trusted(str(settings.CAISHEN_TRUSTED_PROXIES))
     entries = [entry for entry in str(request.META.get(_meta_key(header), "")).split(",") if entry.strip()]
     if proxies.count:
         if len(entries) < proxies.count:

@@ -15,57 +15,40 @@ were the latency's tail (max 145-211 ms, p99 up to 62 ms).
   the older generations, which then fill — and are walked — less often.  Same workload: total
   collector time 1.5 s → 0.25 s per minute, longest pause 126 → 44 ms.
 
-Both are environment settings (docs/operations.md): ``CAISHEN_GC_FREEZE`` (1/0) and
-``CAISHEN_GC_THRESHOLD`` (three integers, or ``default`` for CPython's own).
+Both are environment settings (docs/operations.md; read by mahjong_platform/config.py):
+``CAISHEN_GC_FREEZE`` (1/0) and ``CAISHEN_GC_THRESHOLD`` (three integers, or ``default`` for
+CPython's own; a malformed value stops start-up, better than a silently untuned server).
 """
 
 from __future__ import annotations
 
 import gc
 import logging
-import os
 import time
 from typing import Any
 
+from django.conf import settings
+
 log = logging.getLogger("caishen.gc")
-
-DEFAULT_THRESHOLD = (20_000, 50, 10)
-
-
-def threshold_from_env() -> tuple[int, int, int] | None:
-    """The thresholds to set, or ``None`` to keep CPython's.  A malformed value is an error at
-    start-up (better than a silently untuned server)."""
-    raw = os.environ.get("CAISHEN_GC_THRESHOLD", "").strip()
-    if not raw:
-        return DEFAULT_THRESHOLD
-    if raw.lower() == "default":
-        return None
-    parts = [p.strip() for p in raw.split(",")]
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise ValueError(f"CAISHEN_GC_THRESHOLD must be three non-negative integers or 'default', not {raw!r}")
-    first, second, third = (int(p) for p in parts)
-    if first == 0:
-        # gc.set_threshold(0, ...) disables collection altogether: cyclic garbage would pile up.
-        raise ValueError("CAISHEN_GC_THRESHOLD: the first threshold must be above 0 (0 disables the collector)")
-    return first, second, third
 
 
 def tune_for_latency() -> None:
     """Call once, when the process has imported what it runs and before it serves (for a
     forking server, before it forks: the frozen heap then stays shared copy-on-write)."""
-    threshold = threshold_from_env()
-    if os.environ.get("CAISHEN_GC_FREEZE", "1").strip() != "0":
+    config = settings.CAISHEN
+    if config.gc_freeze:
         gc.collect()  # what start-up left as garbage is freed, not frozen
         gc.freeze()
-    if threshold is not None:
-        gc.set_threshold(*threshold)
-    log_long_pauses()
+    if config.gc_threshold is not None:
+        gc.set_threshold(*config.gc_threshold)
+    log_long_pauses(config.gc_log_ms)
 
 
 class PauseLog:
     """Log each collection that stops the process longer than ``CAISHEN_GC_LOG_MS`` (a warning
     with its generation, duration and what it collected), so an operator can tell a latency tail
-    caused by the collector from one caused by load.  Off (no callback) unless the variable is set."""
+    caused by the collector from one caused by load.  Off (no callback) unless the variable is
+    above 0."""
 
     def __init__(self, threshold_ms: float) -> None:
         self.threshold_s = threshold_ms / 1000
@@ -90,10 +73,9 @@ class PauseLog:
             )
 
 
-def log_long_pauses() -> PauseLog | None:
-    raw = os.environ.get("CAISHEN_GC_LOG_MS", "").strip()
-    if not raw:
+def log_long_pauses(threshold_ms: float) -> PauseLog | None:
+    if threshold_ms <= 0:
         return None
-    pauses = PauseLog(float(raw))
+    pauses = PauseLog(threshold_ms)
     gc.callbacks.append(pauses)
     return pauses

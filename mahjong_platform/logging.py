@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,14 +41,19 @@ def _scalar(value: Any) -> Any:
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger, process, message, then the extra fields."""
+    """One JSON object per line: time, level, logger, process, message, then the extra fields.
+    The process is ``process_name`` (``CAISHEN_PROCESS_NAME``), else its pid."""
+
+    def __init__(self, process_name: str = "") -> None:
+        super().__init__()
+        self.process_name = process_name
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
-            "process": os.environ.get("CAISHEN_PROCESS_NAME") or record.process,
+            "process": self.process_name or record.process,
             "message": record.getMessage(),
         }
         for name, value in extra_fields(record).items():
@@ -94,7 +98,9 @@ class ClientErrorsOnOneLine(logging.Filter):
         return True
 
 
-def logging_config(level: str = "INFO", fmt: str = "plain", celery_level: str | None = None) -> dict[str, Any]:
+def logging_config(
+    level: str = "INFO", fmt: str = "plain", celery_level: str | None = None, process_name: str = ""
+) -> dict[str, Any]:
     """The LOGGING dict of settings.py: everything to stdout, in the chosen format.
 
     ``celery_level`` is the Celery loggers' own level (``CELERY_LOG_LEVEL``, what the Procfile
@@ -107,7 +113,7 @@ def logging_config(level: str = "INFO", fmt: str = "plain", celery_level: str | 
         "disable_existing_loggers": False,
         "formatters": {
             "plain": {"()": KeyValueFormatter},
-            "json": {"()": JsonFormatter},
+            "json": {"()": JsonFormatter, "process_name": process_name},
         },
         "handlers": {
             "stdout": {

@@ -15,10 +15,15 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from mahjong_platform.client_address import check_configuration as check_client_address_configuration
+from mahjong_platform.config import CaishenConfig
 from mahjong_platform.content_security import content_security_policy
 
+# Every CAISHEN_* variable, read here once (mahjong_platform/config.py has each default, its
+# bounds and meaning).  The values read at run time are also flat settings below ("Caishen").
+CAISHEN = CaishenConfig.from_environment(os.environ)
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("CAISHEN_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR = Path(CAISHEN.var_dir) if CAISHEN.var_dir else BASE_DIR / "var"
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -175,7 +180,7 @@ if REDIS_URL:
     # "core" is RedisChannelLayer — a queue per socket in Redis, bounded by capacity and expiry.
     # Frame order per socket is safe on either: a v2 delta applies only on its base, so a frame
     # that overtakes the one before is held back by the client until the gap is caught up.
-    CHANNEL_LAYER_KIND = os.environ.get("CAISHEN_CHANNEL_LAYER", "pubsub").strip().lower() or "pubsub"
+    CHANNEL_LAYER_KIND = CAISHEN.channel_layer
     if CHANNEL_LAYER_KIND == "core":
         CHANNEL_LAYERS = {
             "default": {
@@ -185,18 +190,16 @@ if REDIS_URL:
                     # Game frames are small and frequent: a socket may fall a few hundred frames
                     # behind under load before frames are dropped (it then sees a seq gap and
                     # resyncs); a frame older than the expiry is worthless (the client resyncs).
-                    "capacity": env_int("CAISHEN_CHANNEL_CAPACITY", 1000, minimum=1),
-                    "expiry": env_int("CAISHEN_CHANNEL_EXPIRY", 10, minimum=1),
-                    "group_expiry": env_int("CAISHEN_GROUP_EXPIRY", 86400, minimum=60),
+                    "capacity": CAISHEN.channel_capacity,
+                    "expiry": CAISHEN.channel_expiry,
+                    "group_expiry": CAISHEN.group_expiry,
                 },
             }
         }
-    elif CHANNEL_LAYER_KIND == "pubsub":
+    else:  # "pubsub" (config.py allows no other)
         CHANNEL_LAYERS = {
             "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
         }
-    else:
-        raise ImproperlyConfigured(f"CAISHEN_CHANNEL_LAYER must be 'core' or 'pubsub', not {CHANNEL_LAYER_KIND!r}")
 else:
     # Channels' in-memory layer, minus its sweep of every channel on every message (games/layers.py).
     CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
@@ -210,7 +213,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("CAISHEN_CACHE_PREFIX", "caishen"),
+            "KEY_PREFIX": CAISHEN.cache_prefix,
         }
     }
 else:
@@ -228,7 +231,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 # Staff's second factor (accounts/second_factor.py): off by default so the demo needs no app;
 # on, every staff member must enrol an authenticator app before any staff page.
-CAISHEN_STAFF_REQUIRE_2FA = env_bool("CAISHEN_STAFF_REQUIRE_2FA", default=False)
+CAISHEN_STAFF_REQUIRE_2FA = CAISHEN.staff_require_2fa
 OTP_TOTP_ISSUER = "Caishen"  # the name authenticator apps show beside the code
 OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin may delete a lost device, never read another's key
 LOGIN_REDIRECT_URL = "/"
@@ -275,68 +278,51 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Caishen ------------------------------------------------------------------------------------
+# The values of CAISHEN that are read at each use, as flat settings: call sites read these (no
+# default of their own) and tests override them with pytest-django's `settings` fixture.  Each is
+# exactly its field of CAISHEN (mahjong_platform/config.py says what it means; `runtime=True`
+# there lists them, and tests/platform/test_config.py checks this list against it).
 
-# Units every new account receives (a "grant" ledger row).
-CAISHEN_STARTING_GRANT = env_int("CAISHEN_STARTING_GRANT", 1000, minimum=0)
-# A player must hold this many times the table's stake to sit down (the lobby enforces it).
-CAISHEN_SIT_MULTIPLE = env_int("CAISHEN_SIT_MULTIPLE", 20, minimum=0)
-# The house's opening float: bots play for the system wallet, which must be able to pay.
-CAISHEN_HOUSE_FLOAT = env_int("CAISHEN_HOUSE_FLOAT", 1_000_000, minimum=0)
-
-
-def env_float(name: str, default: float) -> float:
-    value = os.environ.get(name, "").strip()
-    return float(value) if value else default
-
-
-# Live tables (docs/protocol.md, docs/operations.md).
-# Timers: "inprocess" (asyncio inside the one daphne process: embedded) or "celery" (scaled).
-CAISHEN_TIMERS = os.environ.get("CAISHEN_TIMERS", "inprocess").strip() or "inprocess"
-# With celery timers: a deadline at most this many seconds ahead (the claim-window pause, the
-# bots' turns) is fired by the daphne process whose step set it, on its own loop, instead of a
-# Celery task; the beat sweeper still wakes it if that process dies first.  Celery keeps the turn
-# timeouts, auto-discard for absent players and settlement (issue 17, decision 1; 0 puts every
-# timer in Celery).  docs/performance.md has the measured effect.
-CAISHEN_LOCAL_TIMERS_UPTO = env_float("CAISHEN_LOCAL_TIMERS_UPTO", 2)
-# Settlement: "inline" in the hand's transaction (embedded) or "celery" (a task on commit).
-CAISHEN_SETTLEMENT = os.environ.get("CAISHEN_SETTLEMENT", "inline").strip() or "inline"
-# How many server processes serve the tables (the system check refuses in-process timers for >1).
-CAISHEN_PROCESSES = env_int("CAISHEN_PROCESSES", 1, minimum=1)
-CAISHEN_BOT_DELAY = env_float("CAISHEN_BOT_DELAY", 0.8)  # seconds a bot "thinks" on its turn
+CAISHEN_STARTING_GRANT = CAISHEN.starting_grant
+CAISHEN_SIT_MULTIPLE = CAISHEN.sit_multiple
+CAISHEN_HOUSE_FLOAT = CAISHEN.house_float
+# Live tables (docs/protocol.md, docs/operations.md).  With celery timers, a deadline at most
+# CAISHEN_LOCAL_TIMERS_UPTO seconds ahead (the claim-window pause, the bots' turns) is fired by the
+# daphne process whose step set it (issue 17, decision 1); docs/performance.md has the effect.
+CAISHEN_TIMERS = CAISHEN.timers
+CAISHEN_LOCAL_TIMERS_UPTO = CAISHEN.local_timers_upto
+CAISHEN_SETTLEMENT = CAISHEN.settlement
+CAISHEN_PROCESSES = CAISHEN.processes
+CAISHEN_BOT_DELAY = CAISHEN.bot_delay
 # Claim protection (docs/protocol.md): "uniform" — with two or more people at a table every
 # claim window lasts the table's claim_seconds and answers stay private until it closes, so
 # neither clock nor frames tell whether anyone could claim; "pause" — the quicker, weaker scheme
 # (seats with nothing to claim pass after CAISHEN_DISCARD_PAUSE; a claim holds the table).
-CAISHEN_CLAIM_PROTECTION = os.environ.get("CAISHEN_CLAIM_PROTECTION", "uniform").strip() or "uniform"
-if CAISHEN_CLAIM_PROTECTION not in ("uniform", "pause"):
-    raise ImproperlyConfigured(f"CAISHEN_CLAIM_PROTECTION must be uniform or pause, not {CAISHEN_CLAIM_PROTECTION!r}")
-CAISHEN_DISCARD_PAUSE = env_float("CAISHEN_DISCARD_PAUSE", 0.6)  # the claim-window pause ("pause", or one person)
-CAISHEN_BETWEEN_HANDS_SECONDS = env_float("CAISHEN_BETWEEN_HANDS_SECONDS", 6)
-# Spectators see a public table this many seconds late (no live help for a seated friend).
-CAISHEN_SPECTATOR_DELAY = env_float("CAISHEN_SPECTATOR_DELAY", 3)
-# A watcher socket's resyncs and pings render at most one snapshot per this many seconds (coalesced).
-CAISHEN_WATCHER_SYNC_SECONDS = env_float("CAISHEN_WATCHER_SYNC_SECONDS", 1)
-CAISHEN_READY_SECONDS = env_int("CAISHEN_READY_SECONDS", 30, minimum=1)  # the fourth seat's countdown
-CAISHEN_SWEEP_SECONDS = env_float("CAISHEN_SWEEP_SECONDS", 2)  # the overdue-deadline sweeper
+CAISHEN_CLAIM_PROTECTION = CAISHEN.claim_protection
+CAISHEN_DISCARD_PAUSE = CAISHEN.discard_pause
+CAISHEN_BETWEEN_HANDS_SECONDS = CAISHEN.between_hands_seconds
+CAISHEN_SPECTATOR_DELAY = CAISHEN.spectator_delay
+CAISHEN_WATCHER_SYNC_SECONDS = CAISHEN.watcher_sync_seconds
+CAISHEN_READY_SECONDS = CAISHEN.ready_seconds
+CAISHEN_SWEEP_SECONDS = CAISHEN.sweep_seconds
+# How stale the sweeper's last run may be before /healthz reports it (celery timers only).
+CAISHEN_SWEEP_STALE_SECONDS = CAISHEN.sweep_stale_seconds
 # Abuse limits: socket messages per second per connection (bursts twice that), and failed
 # sign-ins per window (accounts/signin_limits.py): per account and client (its device cookie,
 # else its address), and per address for clients without a device cookie.
-CAISHEN_SOCKET_RATE = env_float("CAISHEN_SOCKET_RATE", 20)
-# A table socket that sends nothing (not even the ~10 s heartbeat) this long is closed (4408).
-CAISHEN_SOCKET_IDLE_SECONDS = env_float("CAISHEN_SOCKET_IDLE_SECONDS", 45)
-CAISHEN_LOGIN_ATTEMPTS = env_int("CAISHEN_LOGIN_ATTEMPTS", 10, minimum=1)
-# Bytes a WebSocket may have queued unsent before it is dropped (a client that stopped reading;
-# mahjong_platform/socket_limits.py); 0 = no bound.
-CAISHEN_SOCKET_SEND_BUFFER = env_int("CAISHEN_SOCKET_SEND_BUFFER", 1024 * 1024, minimum=0)
-CAISHEN_LOGIN_ADDRESS_ATTEMPTS = env_int("CAISHEN_LOGIN_ADDRESS_ATTEMPTS", 50, minimum=1)
-CAISHEN_LOGIN_WINDOW = env_int("CAISHEN_LOGIN_WINDOW", 300, minimum=1)
+CAISHEN_SOCKET_RATE = CAISHEN.socket_rate
+CAISHEN_SOCKET_IDLE_SECONDS = CAISHEN.socket_idle_seconds
+CAISHEN_SOCKET_SEND_BUFFER = CAISHEN.socket_send_buffer
+CAISHEN_LOGIN_ATTEMPTS = CAISHEN.login_attempts
+CAISHEN_LOGIN_ADDRESS_ATTEMPTS = CAISHEN.login_address_attempts
+CAISHEN_LOGIN_WINDOW = CAISHEN.login_window
 # Wrong room-code guesses per five minutes per session and per address (games/join_limits.py).
-CAISHEN_ROOM_CODE_ATTEMPTS = env_int("CAISHEN_ROOM_CODE_ATTEMPTS", 10, minimum=1)
-CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS = env_int("CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS", 50, minimum=1)
+CAISHEN_ROOM_CODE_ATTEMPTS = CAISHEN.room_code_attempts
+CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS = CAISHEN.room_code_address_attempts
 # Rate limits key on the client's address: behind a proxy, the header it writes and which peers
 # are its proxies (mahjong_platform/client_address.py); unset, the direct peer.
-CAISHEN_CLIENT_IP_HEADER = os.environ.get("CAISHEN_CLIENT_IP_HEADER", "").strip()
-CAISHEN_TRUSTED_PROXIES = os.environ.get("CAISHEN_TRUSTED_PROXIES", "").strip()
+CAISHEN_CLIENT_IP_HEADER = CAISHEN.client_ip_header
+CAISHEN_TRUSTED_PROXIES = CAISHEN.trusted_proxies
 check_client_address_configuration(CAISHEN_CLIENT_IP_HEADER, CAISHEN_TRUSTED_PROXIES)
 
 # Celery (scaled mode only; the embedded mode never starts a worker).
@@ -352,8 +338,6 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = env_int("CELERY_WORKER_PREFETCH_MULTIPLIER", 4, minimum=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# How stale the sweeper's last run may be before /healthz reports it (celery timers only).
-CAISHEN_SWEEP_STALE_SECONDS = env_float("CAISHEN_SWEEP_STALE_SECONDS", max(10.0, 5 * CAISHEN_SWEEP_SECONDS))
 
 # --- i18n ---------------------------------------------------------------------------------------
 
@@ -384,9 +368,7 @@ STORAGES = {
 from mahjong_platform.logging import logging_config  # noqa: E402
 
 LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper()
-LOG_FORMAT = os.environ.get("CAISHEN_LOG_FORMAT", "plain").strip().lower() or "plain"
-if LOG_FORMAT not in ("plain", "json"):
-    raise ImproperlyConfigured(f"CAISHEN_LOG_FORMAT must be 'plain' or 'json', not {LOG_FORMAT!r}")
+LOG_FORMAT = CAISHEN.log_format
 # Not a CELERY_* setting name: Celery reads those (namespace "CELERY") as its own configuration.
 TASK_LOG_LEVEL = os.environ.get("CELERY_LOG_LEVEL", "").strip().upper() or LOG_LEVEL
-LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT, celery_level=TASK_LOG_LEVEL)
+LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT, celery_level=TASK_LOG_LEVEL, process_name=CAISHEN.process_name)

@@ -38,9 +38,11 @@ from twisted.internet import interfaces
 from twisted.internet.abstract import FileDescriptor
 from zope.interface import implementer
 
+from mahjong_platform.config import CaishenConfig
+
 log = logging.getLogger("caishen.socket")
 
-DEFAULT_BOUND = 1024 * 1024
+DEFAULT_BOUND = CaishenConfig.socket_send_buffer  # until install() reads the setting
 # Twisted's own default high-water mark.  A smaller bound would drop healthy clients: a write is
 # buffered before the kernel is even tried, so one burst of ordinary frames can pass it.
 MINIMUM_BOUND = 64 * 1024
@@ -49,7 +51,7 @@ MINIMUM_BOUND = 64 * 1024
 def bound_from_settings() -> int:
     """``CAISHEN_SOCKET_SEND_BUFFER`` in bytes; 0 turns the bound off.  A value between 1 and
     MINIMUM_BOUND is a mistake, refused at start-up."""
-    bound = int(getattr(settings, "CAISHEN_SOCKET_SEND_BUFFER", DEFAULT_BOUND))
+    bound = int(settings.CAISHEN_SOCKET_SEND_BUFFER)
     if 0 < bound < MINIMUM_BOUND:
         raise ValueError(
             f"CAISHEN_SOCKET_SEND_BUFFER must be 0 (no bound) or at least {MINIMUM_BOUND} bytes, not {bound}"

@@ -73,7 +73,7 @@ def _check_sweeper() -> dict[str, Any]:
     if value is None:
         raise RuntimeError("the sweeper has not run (is beat running?)")
     age = (timezone.now() - datetime.fromisoformat(value)).total_seconds()
-    if age > float(getattr(settings, "CAISHEN_SWEEP_STALE_SECONDS", 10)):
+    if age > float(settings.CAISHEN_SWEEP_STALE_SECONDS):
         raise RuntimeError(f"the sweeper last ran {age:.0f} s ago")
     return {"last_run": value, "age_seconds": round(age, 1)}
 
@@ -89,7 +89,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     checks: list[tuple[str, Any]] = [("database", _check_database)]
     if getattr(settings, "REDIS_URL", ""):
         checks += [("redis", _check_redis), ("channel_layer", _check_channel_layer)]
-    if getattr(settings, "CAISHEN_TIMERS", "inprocess") == "celery":
+    if settings.CAISHEN_TIMERS == "celery":
         checks.append(("sweeper", _check_sweeper))
     body: dict[str, Any] = {"status": "ok"}
     details: dict[str, Any] = {}

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from games.services import autoplay, holds, lobby, locks, match, play, presence, reads, settlement, wakes
 from games.services.autoplay import set_auto_play
-from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token, setting
+from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token
 from games.services.holds import StakeNotCovered
 from games.services.lobby import add_bots, create_table, min_balance, set_ready, sit, stand
 from games.services.match import SEED_PROVIDERS, begin_hand, choose, provided_seed, start_hand, start_match
@@ -77,7 +77,6 @@ __all__ = [
     "set_auto_play",
     "set_connected",
     "set_ready",
-    "setting",
     "settlement",
     "settle_finished_hand",
     "settle_hand",

@@ -1,13 +1,11 @@
-"""What every part of the table services shares: the refusal, settings, the table-changed signal."""
+"""What every part of the table services shares: the refusal, the table-changed signal."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 
 from games import fanout
@@ -42,10 +40,6 @@ class Refused(ValueError):
     def of(cls, exc: IllegalAction) -> Refused:
         """The engine's refusal as the platform's, with its code and parameters."""
         return cls(str(exc), exc.code, exc.params)
-
-
-def setting(name: str, default: Any) -> Any:
-    return getattr(settings, name, default)
 
 
 def deadline_token(at: datetime) -> int:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.conf import settings
+
 from accounts import services as accounts
 from accounts.models import Wallet
 from games.engine.refusals import JSONValue
 from games.models import Seat, Table
-from games.services.common import Refused, log, setting
+from games.services.common import Refused, log
 
 
 class StakeNotCovered(Refused):
@@ -36,7 +38,7 @@ def reference(table: Table | int) -> str:
 
 def required(table: Table) -> int:
     """What a match at ``table`` holds per human seat (and what sitting and readying ask for)."""
-    return int(table.stake) * int(setting("CAISHEN_SIT_MULTIPLE", 20))
+    return int(table.stake) * int(settings.CAISHEN_SIT_MULTIPLE)
 
 
 def shortfall(needed: int, wallet: Wallet, doing: str = "play") -> Refused:

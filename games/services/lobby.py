@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
@@ -20,7 +21,6 @@ from games.services.common import (
     Refused,
     announce_table_change,
     deadline_token,
-    setting,
 )
 
 
@@ -81,7 +81,7 @@ def _refuse_unaffordable(stake: int) -> None:
     stake whose requirement exceeds the largest balance of any account would make a table nobody
     can ever play at.  The largest balance, not the owner's: a private table's owner may set a
     stake for richer friends."""
-    needed = int(stake) * int(setting("CAISHEN_SIT_MULTIPLE", 20))
+    needed = int(stake) * int(settings.CAISHEN_SIT_MULTIPLE)
     # Players' wallets only: the house (bots' wallet, opened with a float of a million units
     # the moment a bot first plays) would make any stake look affordable.
     richest = Wallet.objects.filter(kind=Wallet.KIND_PLAYER).aggregate(top=Max("balance"))["top"] or 0
@@ -230,7 +230,7 @@ def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
     unready = [s for s in seats if s.user_id is not None and not s.ready]
     if len(ready) == 3 and len(unready) == 1 and table.ready_deadline is None:
         # The fourth gets a countdown: ready by then or be unseated.
-        table.ready_deadline = timezone.now() + timedelta(seconds=setting("CAISHEN_READY_SECONDS", 30))
+        table.ready_deadline = timezone.now() + timedelta(seconds=settings.CAISHEN_READY_SECONDS)
         table.save(update_fields=["ready_deadline"])
         timers.schedule_on_commit("table", table.pk, deadline_token(table.ready_deadline), table.ready_deadline)
     elif len(ready) < 3:

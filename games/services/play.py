@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -43,7 +44,6 @@ from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
     Refused,
     log,
-    setting,
 )
 
 # What a step may change on the hand's row (the rest is fixed at the deal, or, like ``prepaid``,
@@ -154,7 +154,7 @@ class HandStep:
         private until it closes?  So when two or more people sit at the table (who is a bot or on
         托管 is public, so this tells nobody anything); a lone person has nobody at the table to
         hide a claim from, and gets the quicker pace."""
-        if self.engine.phase != CLAIM or setting("CAISHEN_CLAIM_PROTECTION", "uniform") != "uniform":
+        if self.engine.phase != CLAIM or settings.CAISHEN_CLAIM_PROTECTION != "uniform":
             return False
         t = self.turn()  # (a window's turn is cheap: read off the window)
         if t.asked:
@@ -203,7 +203,7 @@ class HandStep:
 
     def advance(self) -> None:
         """Let the rules, bots and 托管 seats act until a person must decide (or a pause is due)."""
-        bot_delay = float(setting("CAISHEN_BOT_DELAY", 0.8))
+        bot_delay = float(settings.CAISHEN_BOT_DELAY)
         for _ in range(1000):
             t = self.turn()
             pending = t.owed
@@ -237,7 +237,7 @@ class HandStep:
                 # Weaker protection (CAISHEN_CLAIM_PROTECTION=pause, or a lone person at the
                 # table): seats with nothing to claim pass after one uniform pause.
                 until = (self.row.window_opened_at or self.now) + timedelta(
-                    seconds=float(setting("CAISHEN_DISCARD_PAUSE", 0.6))
+                    seconds=float(settings.CAISHEN_DISCARD_PAUSE)
                 )
                 if self.now < until:
                     self.row.deadline_at = until
@@ -260,7 +260,7 @@ class HandStep:
         row.status = Hand.FINISHED
         row.finished_at = self.now
         row.result = result.to_json()
-        if setting("CAISHEN_SETTLEMENT", "inline") == "celery":
+        if settings.CAISHEN_SETTLEMENT == "celery":
             hand_id = row.pk
             transaction.on_commit(lambda: settlement.queue_settlement(hand_id), robust=True)
         else:
@@ -274,7 +274,7 @@ class HandStep:
             table.status = Table.FINISHED
             row.deadline_at = None
         else:
-            row.deadline_at = self.now + timedelta(seconds=setting("CAISHEN_BETWEEN_HANDS_SECONDS", 6))
+            row.deadline_at = self.now + timedelta(seconds=settings.CAISHEN_BETWEEN_HANDS_SECONDS)
         table.save()
 
     def save(self, logged_by_caller: bool = False) -> None:

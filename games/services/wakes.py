@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games import overload, timers
 from games.models import Hand, Table
 from games.services import lobby, locks, match, play
-from games.services.common import Refused, announce_table_change, deadline_token, setting
+from games.services.common import Refused, announce_table_change, deadline_token
 
 
 def wake(kind: str, obj_id: int, token: int) -> bool:
@@ -71,7 +72,7 @@ def _wake_table(table_id: int, token: int) -> bool:
             # The fourth seat tried to ready up and was refused (the process takes no new match
             # while saturated), or may have: unseating it for that would punish the refusal —
             # also when the load has fallen since.  The countdown starts again instead.
-            table.ready_deadline = now + timedelta(seconds=setting("CAISHEN_READY_SECONDS", 30))
+            table.ready_deadline = now + timedelta(seconds=settings.CAISHEN_READY_SECONDS)
             table.save(update_fields=["ready_deadline"])
             timers.schedule_on_commit("table", table.pk, deadline_token(table.ready_deadline), table.ready_deadline)
             return True

@@ -50,10 +50,10 @@ print(json.dumps({
 """
 
 
-def settings_under(env: dict[str, str]) -> dict[str, Any]:
+def run_under(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("CAISHEN_", "DJANGO_", "REDIS_", "CELERY_"))}
     clean.pop("DATABASE_URL", None)
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", PRINT_SETTINGS],
         cwd=ROOT,
         env={**clean, "DJANGO_SETTINGS_MODULE": "mahjong_platform.settings", **env},
@@ -61,6 +61,10 @@ def settings_under(env: dict[str, str]) -> dict[str, Any]:
         text=True,
         timeout=60,
     )
+
+
+def settings_under(env: dict[str, str]) -> dict[str, Any]:
+    done = run_under(env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -87,8 +91,17 @@ def test_the_core_layer_is_an_option() -> None:
 
 
 def test_a_negative_local_timer_horizon_is_refused() -> None:
-    got = settings_under({**SCALED_ENV, "CAISHEN_LOCAL_TIMERS_UPTO": "-1"})
-    assert "caishen.E005" in got["errors"]
+    # From the environment: start-up stops, naming the variable (mahjong_platform/config.py).
+    done = run_under({**SCALED_ENV, "CAISHEN_LOCAL_TIMERS_UPTO": "-1"})
+    assert done.returncode != 0
+    assert "CAISHEN_LOCAL_TIMERS_UPTO must be at least 0" in done.stderr
+
+
+def test_a_negative_local_timer_horizon_set_by_the_settings_fails_the_system_check(settings: Any) -> None:
+    from django.core.checks import run_checks
+
+    settings.CAISHEN_LOCAL_TIMERS_UPTO = -1
+    assert "caishen.E005" in {e.id for e in run_checks()}
 
 
 def test_embedded_mode_is_the_default() -> None:
@@ -141,9 +154,8 @@ def record(**extra: Any) -> logging.LogRecord:
     return rec
 
 
-def test_json_logs_carry_table_hand_seat_and_seq(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CAISHEN_PROCESS_NAME", "web2")
-    line = json.loads(JsonFormatter().format(record(table=7, hand=42, seat=2, seq=18, events=3)))
+def test_json_logs_carry_table_hand_seat_and_seq() -> None:
+    line = json.loads(JsonFormatter(process_name="web2").format(record(table=7, hand=42, seat=2, seq=18, events=3)))
     assert line["message"] == "hand step" and line["level"] == "INFO" and line["process"] == "web2"
     assert (line["table"], line["hand"], line["seat"], line["seq"], line["events"]) == (7, 42, 2, 18, 3)
 

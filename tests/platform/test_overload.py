@@ -15,6 +15,7 @@ import pytest
 from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -25,6 +26,7 @@ from games.models import Hand, Table
 from games.overload import Overloaded, SaturationMonitor, Thresholds
 from games.table_steps import TableSteps, table_step
 from games.timers import IN_PROCESS
+from mahjong_platform.config import CaishenConfig
 
 VARIANT = "zhejiang_caishen"
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -190,16 +192,24 @@ def test_a_probe_that_stopped_measuring_refuses_nothing() -> None:
     assert hand_set.refusing()
 
 
-def test_thresholds_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CAISHEN_OVERLOAD_STEP_MS", "120")
-    monkeypatch.setenv("CAISHEN_OVERLOAD_QUEUE", "0")
-    monkeypatch.setenv("CAISHEN_OVERLOAD_RETRY_AFTER", "12")
-    monkeypatch.setenv("CAISHEN_OVERLOAD_WINDOW", "3")
-    t = Thresholds.from_environment()
-    assert (t.step_ms, t.depth, t.retry_after_s, t.window_s) == (120, 0, 12, 3)
-    monkeypatch.setenv("CAISHEN_OVERLOAD_STEP_MS", "fast")
-    with pytest.raises(ValueError, match="CAISHEN_OVERLOAD_STEP_MS"):
-        Thresholds.from_environment()
+def test_thresholds_come_from_the_environment() -> None:
+    env = {
+        "CAISHEN_OVERLOAD_STEP_MS": "120",
+        "CAISHEN_OVERLOAD_QUEUE": "0",
+        "CAISHEN_OVERLOAD_RETRY_AFTER": "12",
+        "CAISHEN_OVERLOAD_WINDOW": "3",
+        "CAISHEN_OVERLOAD_PROBE_MS": "50",
+    }
+    t = Thresholds.from_config(CaishenConfig.from_environment(env))
+    assert (t.step_ms, t.depth, t.retry_after_s, t.window_s, t.probe_s) == (120, 0, 12, 3, 0.05)
+    assert Thresholds.from_config(CaishenConfig.from_environment({})) == Thresholds()  # the same defaults
+    # Out of range is the nearest bound, as the monitor always took it.
+    clamped = Thresholds.from_config(
+        CaishenConfig.from_environment({"CAISHEN_OVERLOAD_STEP_MS": "-5", "CAISHEN_OVERLOAD_WINDOW": "0"})
+    )
+    assert (clamped.step_ms, clamped.window_s) == (0.0, 0.1)
+    with pytest.raises(ImproperlyConfigured, match="CAISHEN_OVERLOAD_STEP_MS"):
+        CaishenConfig.from_environment({"CAISHEN_OVERLOAD_STEP_MS": "fast"})
 
 
 def test_switched_off_it_measures_nothing() -> None:

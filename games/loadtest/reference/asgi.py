@@ -9,11 +9,12 @@ started here: the fan-out outbox and the timers (the reference has neither).
 import os
 import sys
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_platform.settings")
 # As mahjong_platform.asgi (why: there).
-sys.setswitchinterval(float(os.environ.get("CAISHEN_SWITCH_INTERVAL", "0.0005")))
+sys.setswitchinterval(settings.CAISHEN.switch_interval)
 
 django_asgi_app = get_asgi_application()
 
