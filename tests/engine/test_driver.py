@@ -9,9 +9,21 @@ import random
 import pytest
 
 import games.engine as engine
-from games.engine import PASS, Action, Hand, all_variants, get_variant, idle_passes, new_hand, rigged_hand, turn
+from games.engine import (
+    PASS,
+    Action,
+    Hand,
+    advance,
+    all_variants,
+    bot_chooser,
+    get_variant,
+    idle_passes,
+    new_hand,
+    rigged_hand,
+    turn,
+)
 from games.engine.bots import make_bot
-from games.engine.simulate import hand_seed, next_actions, play_hand
+from games.engine.simulate import hand_seed, play_hand
 
 VARIANTS = [v.key for v in all_variants()]
 
@@ -20,12 +32,13 @@ def walk(variant: str, seed: str, protection: bool) -> list[Hand]:
     """Every state a random-bot hand passes through (copies, so each stays as it was)."""
     hand = new_hand(variant, seed=seed, open_empty_windows=protection)
     bots = [make_bot("random") for _ in range(4)]
-    rng = random.Random(seed)
     states = [Hand.from_json(hand.to_json())]
-    while not hand.ended:
-        for action in next_actions(hand, bots, rng):
-            hand.apply(action)
+
+    def apply(action: Action) -> None:
+        hand.apply(action)
         states.append(Hand.from_json(hand.to_json()))
+
+    assert advance(hand, bot_chooser(bots, random.Random(seed)), apply).ended
     return states
 
 
@@ -82,8 +95,7 @@ def test_a_snapshot_saved_before_ply_still_loads() -> None:
     """Stored hands and replays name the counter ``seq`` and carry no claim protection flag: the
     platform always played with it on."""
     hand = new_hand("zhejiang_caishen", seed="old", open_empty_windows=True)
-    for _ in range(7):
-        hand.apply(next_actions(hand, [make_bot("greedy")] * 4)[0])
+    advance(hand, bot_chooser([make_bot("greedy")] * 4), max_actions=7)
     old = hand.to_json()
     old["seq"] = old.pop("ply")
     del old["open_empty_windows"]
