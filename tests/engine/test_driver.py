@@ -127,3 +127,60 @@ def test_the_front_door_exports_the_public_surface() -> None:
         "tile_str",
     ):
         assert name in engine.__all__ and hasattr(engine, name)
+
+
+def test_claim_protection_is_set_at_creation_only() -> None:
+    hand = new_hand("zhejiang_caishen", seed="flag")
+    with pytest.raises(AttributeError):
+        hand.open_empty_windows = True  # type: ignore[misc]
+    protected = hand.with_claim_protection()
+    assert protected.open_empty_windows and not hand.open_empty_windows
+    assert {**protected.to_json(), "open_empty_windows": False} == hand.to_json()
+    assert not protected.with_claim_protection(False).open_empty_windows
+
+
+def choosing(log: list[tuple[int, int]]) -> engine.Chooser:
+    """The greedy bots' chooser, noting every (ply, seat) it is asked for."""
+    greedy = bot_chooser([make_bot("greedy")] * 4)
+
+    def choose(hand: Hand, seat: int, legal: list[Action]) -> Action:
+        assert len(legal) > 1  # a seat with one legal action is never asked
+        log.append((hand.ply, seat))
+        return greedy(hand, seat, legal)
+
+    return choose
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_play_loop_stops_where_a_person_must_decide(variant: str) -> None:
+    """Seat 2 is a person: the loop stops only with seat 2 alone owing a decision (every
+    automatic seat that owed one beside it has answered), and never asks the chooser for it."""
+    hand = new_hand(variant, seed=hand_seed("people", 0), open_empty_windows=True)
+    asked: list[tuple[int, int]] = []
+    choose = choosing(asked)
+    stops = windows = 0
+    while True:
+        t = advance(hand, choose, automatic=lambda seat: seat != 2)
+        if t.ended:
+            break
+        assert t.owed == [2] and t.forced is None
+        assert all(seat != 2 for _, seat in asked)
+        stops += 1
+        windows += t.in_window
+        legal = t.legal[2]
+        hand.apply(legal[0] if len(legal) == 1 else greedy_choice(hand, 2, legal))
+    assert stops > 5 and windows > 0 and asked
+
+
+def greedy_choice(hand: Hand, seat: int, legal: list[Action]) -> Action:
+    return make_bot("greedy").choose(hand, seat, random.Random(hand.ply), legal)
+
+
+def test_the_play_loop_pauses_before_a_bot_and_counts_its_actions() -> None:
+    hand = new_hand("zhejiang_caishen", seed="pause", open_empty_windows=True)
+    t = advance(hand, bot_chooser([make_bot("greedy")] * 4), pause_before_bots=True)
+    assert hand.ply == 0 and t.owed == [0]  # the dealer's first discard waits for the bot
+    for most in (1, 2, 5):
+        before = hand.ply
+        advance(hand, bot_chooser([make_bot("greedy")] * 4), max_actions=most)
+        assert hand.ply == before + most
