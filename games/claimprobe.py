@@ -38,9 +38,8 @@ from django.utils import timezone
 
 from games import fanout, services, timers
 from games.deltas import apply_delta, as_update, chains, state_of
+from games.engine import CLAIM, PASS, turn
 from games.engine.bots import GreedyBot
-from games.engine.hand import CLAIM
-from games.engine.state import PASS
 from games.models import Hand, Table
 
 CLAIM_EVENTS = {"chow", "pung", "kong", "win"}
@@ -208,9 +207,10 @@ def _play_match(
                 open_window = _observe(whole, at, row, observer, open_window, result)
         engine = services.decoded_engine(row) if row.status == Hand.PLAYING else None
         if engine is not None:
+            owed = turn(engine).legal
             for chair in range(4):
                 seat = row.engine_seat(chair)
-                legal = engine.legal_actions(seat)
+                legal = owed.get(seat)
                 if not legal or (row.window_answers or {}).get(str(seat)) is not None:
                     continue
                 if all(a.kind == PASS for a in legal):
@@ -238,7 +238,7 @@ def _play_match(
             continue
         engine = services.decoded_engine(row)
         seat = row.engine_seat(who)
-        legal = engine.legal_actions(seat)
+        legal = turn(engine).legal.get(seat)
         if not legal:
             continue
         choice = bot.choose(engine, seat, rng, legal)

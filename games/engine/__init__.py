@@ -13,6 +13,7 @@ This is the engine's front door: the platform, the tools and the tests need noth
   :class:`IllegalAction`), :meth:`Hand.view`;
 * driving it: :func:`turn` says who owes a decision now, what the rules force, each seat's
   timeout default, and who has nothing to claim in an open window (:func:`idle_passes`);
+  :func:`advance` plays the automatic seats (:func:`bot_chooser`) until a person must decide;
 * the phases (:data:`PLAY`, :data:`CLAIM`, :data:`ENDED`) and the shared verbs (:data:`DISCARD`,
   :data:`PASS`, ...);
 * the notation: tiles as ``5m``, ``E``, ``C`` (:func:`parse_tile`, :func:`tile_str`, ...).
@@ -23,7 +24,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.driver import Turn, claim_taken, decision_rng, idle_passes, turn
+from games.engine.driver import (
+    Chooser,
+    Turn,
+    advance,
+    bot_chooser,
+    claim_taken,
+    decide,
+    decision_rng,
+    idle_passes,
+    turn,
+)
 from games.engine.hand import CLAIM, ENDED, PLAY, Hand
 from games.engine.state import (
     CHOW,
@@ -88,6 +99,7 @@ __all__ = [
     "PUNG",
     "WIN",
     "Action",
+    "Chooser",
     "Event",
     "Hand",
     "IllegalAction",
@@ -96,8 +108,11 @@ __all__ = [
     "TileNotationError",
     "Turn",
     "Variant",
+    "advance",
     "all_variants",
+    "bot_chooser",
     "claim_taken",
+    "decide",
     "decision_rng",
     "format_tiles",
     "get_variant",

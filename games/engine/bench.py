@@ -450,6 +450,7 @@ def hint_decisions(variant: Any, hands: int) -> list[Any]:
     """The seat views of every discard and claim decision in ``hands`` greedy-bot hands (the
     views a hinted table would compute hints for)."""
     from games.engine.bots import GreedyBot
+    from games.engine.driver import turn
     from games.engine.insight.seat_view import SeatView
     from games.engine.simulate import bot_rng, hand_seed
 
@@ -459,16 +460,16 @@ def hint_decisions(variant: Any, hands: int) -> list[Any]:
         hand = variant.new_hand({}, {}, seed=seed)
         bot, rng = GreedyBot(), bot_rng(seed)
         while not hand.ended:
-            for seat in range(4):
-                legal = hand.legal_actions(seat)
-                if legal:
-                    view = SeatView.from_view(hand.view(seat))
-                    if view is not None and (view.discards or view.offers):
-                        views.append(view)
-                    hand.apply(bot.choose(hand, seat, rng, legal))
-                    break
-            else:  # nobody to act: a hand that cannot go on (the engine never leaves one)
+            # The first seat that owes a decision decides (the figure's hands: nothing forced
+            # or skipped, one random stream a hand).
+            owed = turn(hand).legal
+            if not owed:  # nobody to act: a hand that cannot go on (the engine never leaves one)
                 break
+            seat, legal = next(iter(owed.items()))
+            view = SeatView.from_view(hand.view(seat))
+            if view is not None and (view.discards or view.offers):
+                views.append(view)
+            hand.apply(bot.choose(hand, seat, rng, legal))
     return views
 
 

@@ -18,6 +18,7 @@ fast path used for replays of already-validated histories.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -150,8 +151,23 @@ class Hand:
         # Claim protection: open a claim window after every discard even when nobody can claim,
         # so that the pause after a discard tells nobody whether someone could (the platform and
         # the simulator play so; the scenario runner needs it to judge listed claims).  Saved in
-        # the snapshot.  Off: a discard nobody can claim goes straight to the next draw.
-        self.open_empty_windows = open_empty_windows
+        # the snapshot.  Off: a discard nobody can claim goes straight to the next draw.  Set
+        # here only (or by with_claim_protection's new hand): changed mid-hand, it would change
+        # the windows the hand has already been played with.
+        self._open_empty_windows = open_empty_windows
+
+    @property
+    def open_empty_windows(self) -> bool:
+        """Claim protection: a claim window after every discard (see ``__init__``)."""
+        return self._open_empty_windows
+
+    def with_claim_protection(self, on: bool = True) -> Hand:
+        """This hand as it stands, as a new hand that plays with claim protection ``on`` (or off):
+        how a prepared deal (rigged, or saved without it) joins a table that plays with it.
+        This hand is left as it was."""
+        snapshot = copy.deepcopy(self.to_json())
+        snapshot["open_empty_windows"] = on
+        return Hand.from_json(snapshot)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -422,7 +438,7 @@ class Hand:
                             acts.append(Action(s, CHOW, tiles=(lo, lo + 1, lo + 2)))
                 if step == 1:
                     acts.extend(self._stand_in_chows(s, tile))
-            if acts or self.open_empty_windows:
+            if acts or self._open_empty_windows:
                 out[s] = acts
         return out
 

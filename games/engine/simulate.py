@@ -32,15 +32,12 @@ from typing import Any
 
 from games.engine import shapes
 from games.engine.bots import BOTS, Bot, make_bot
-from games.engine.driver import decision_rng, turn
+from games.engine.driver import MAX_ACTIONS, advance, bot_chooser
 from games.engine.hand import Hand
 from games.engine.state import Action, Event, Result
 from games.engine.variants import get_variant
 from games.engine.variants.base import Variant
 
-# No rule set needs anywhere near this many actions (136 tiles, each drawn,
-# discarded and answered at most once or twice); reaching it means a loop.
-MAX_ACTIONS = 2000
 OUTCOMES = ("self_draw", "discard", "robbing_kong", "exhaustive_draw")
 
 
@@ -52,28 +49,6 @@ def hand_seed(master: str, index: int) -> str:
 def bot_rng(seed: str) -> random.Random:
     """The bots' RNG for the hand with wall seed ``seed`` (a str seed hashes stably across runs)."""
     return random.Random("bots:" + seed)
-
-
-def seats_to_act(hand: Hand) -> list[tuple[int, list[Action]]]:
-    """Every seat that has a choice now, with its legal actions (one call per seat)."""
-    out: list[tuple[int, list[Action]]] = []
-    for seat in range(4):
-        acts = hand.legal_actions(seat)
-        if acts:
-            out.append((seat, acts))
-    return out
-
-
-def decide(hand: Hand, bots: Sequence[Bot], rng: random.Random) -> list[Action]:
-    """The bots' answers for one step.
-
-    All seats in a claim window decide before any answer is applied, so no
-    bot sees another's answer; the answers are then applied in seat order.
-    """
-    turns = seats_to_act(hand)
-    if not turns:
-        raise RuntimeError(f"hand not ended but nobody can act (phase {hand.phase}, turn {hand.turn})")
-    return [bots[seat].choose(hand, seat, rng, acts) for seat, acts in turns]
 
 
 @dataclass
@@ -102,53 +77,33 @@ def play_hand(
     """Deal the hand ``seed`` gives and let ``bots`` (one per seat) play it to the end.
 
     It is played as the live table plays it with four bots, action for action: claim protection
-    on (``open_empty_windows``: a window after every discard), driven by
-    :func:`games.engine.driver.turn` — the rules' forced action first, else the first seat that
-    owes a decision, each bot deciding with :func:`~games.engine.driver.decision_rng` (unless
-    ``rng`` is given: one stream for the whole hand).  A seat whose only choice is a pass is not
-    asked.  ``trusted`` applies the choices with ``apply_trusted`` instead of the validating
-    ``apply``; both must give the same history.
+    on (``open_empty_windows``: a window after every discard), through the same play loop
+    (:func:`games.engine.driver.advance`), each bot deciding with
+    :func:`~games.engine.driver.decision_rng` (unless ``rng`` is given: one stream for the whole
+    hand).  A seat whose only choice is a pass is not asked.  ``trusted`` applies the choices
+    with ``apply_trusted`` instead of the validating ``apply``; both must give the same history.
     """
     hand = variant.new_hand(options, None, seed, open_empty_windows=open_empty_windows)
     actions: list[Action] = []
     events: list[Event] = []
     apply = hand.apply_trusted if trusted else hand.apply
-    while not hand.ended:
-        if len(actions) >= MAX_ACTIONS:
+
+    def record(action: Action) -> None:
+        evs = apply(action)
+        actions.append(action)
+        if keep_events:
+            events.extend(evs)
+
+    t = advance(hand, bot_chooser(bots, rng), record, max_actions=MAX_ACTIONS)
+    if not t.ended:
+        if t.owed:
             raise RuntimeError(f"hand {seed} did not end within {MAX_ACTIONS} actions")
-        for action in next_actions(hand, bots, rng):
-            evs = apply(action)
-            actions.append(action)
-            if keep_events:
-                events.extend(evs)
+        raise RuntimeError(f"hand not ended but nobody can act (phase {hand.phase}, turn {hand.turn})")
     result = hand.result
     assert result is not None
     if sum(result.deltas) != 0:  # not an assert: it must hold under python -O too
         raise AssertionError(f"hand {seed}: deltas {result.deltas} do not sum to zero")
     return PlayedHand(hand, actions, events)
-
-
-def next_actions(hand: Hand, bots: Sequence[Bot], rng: random.Random | None = None) -> list[Action]:
-    """What the live table would apply next with ``bots`` in every seat, in order: the rules'
-    forced action; or the passes of the seats with nothing to claim ahead of the first seat with
-    a choice (one look at the hand for all of them: a pass changes nobody else's options); or
-    that seat's decision."""
-    t = turn(hand)
-    if t.forced is not None:
-        return [t.forced]
-    if not t.legal:
-        raise RuntimeError(f"hand not ended but nobody can act (phase {hand.phase}, turn {hand.turn})")
-    out: list[Action] = []
-    for seat, legal in t.legal.items():
-        if len(legal) > 1:
-            if not out:  # decide only on the hand as it is now: its ply keys the bot's randomness
-                chooser = rng if rng is not None else decision_rng(hand, seat)
-                out.append(bots[seat].choose(hand, seat, chooser, legal))
-            break
-        out.append(legal[0])  # nothing to decide (a pass with nothing to claim): no bot is asked
-        if not t.in_window:
-            break  # outside a window one action changes the turn
-    return out
 
 
 def outcome_of(result: Result) -> str:

@@ -24,7 +24,8 @@ from django.contrib.auth import get_user_model
 from django.test import override_settings
 
 from games import fanout, services
-from games.engine.hand import Hand as EngineHand
+from games.engine import Hand as EngineHand
+from games.engine import turn
 from games.loadtest.reference import consumer as reference
 from games.models import Hand, Table
 
@@ -50,7 +51,7 @@ class Timings:
 
 def _choose(engine: EngineHand, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
     """Somebody who must act and one of their legal actions (a win when there is one)."""
-    movers = [(s, acts) for s in range(4) if (acts := engine.legal_actions(s))]
+    movers = list(turn(engine).legal.items())
     if not movers:
         return None
     seat, acts = rng.choice(movers)

@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.engine.hand import CLAIM
+from games.engine import turn
 from games.models import Hand, Seat, Table
 from games.services import locks, play, reads
 from games.services.common import Refused, announce_table_change, log
@@ -69,5 +69,5 @@ def set_auto_play(table_id: int, user: User, on: Any) -> bool:
 
 def _owes_a_turn(row: Hand, seat: Seat) -> bool:
     """Does the seat owe a decision outside a claim window (its turn, or a rule set's question)?"""
-    engine = play.engine_for_reading(row)
-    return engine.phase != CLAIM and bool(engine.legal_actions(row.engine_seat(seat.position)))
+    t = turn(play.engine_for_reading(row))
+    return not t.in_window and row.engine_seat(seat.position) in t.legal

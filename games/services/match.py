@@ -155,7 +155,7 @@ def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
     else:
         seed = engine.seed or ""
         # The table plays with claim protection (HandStep.advance), a prepared hand included.
-        engine.open_empty_windows = True
+        engine = engine.with_claim_protection()
     row = Hand.objects.create(
         table=table,
         number=table.hands_played + 1,

@@ -26,6 +26,8 @@ from games.engine import (
     IllegalAction,
     TileNotationError,
     Turn,
+    advance,
+    bot_chooser,
     claim_taken,
     decision_rng,
     get_variant,
@@ -67,6 +69,9 @@ _SNAPSHOT = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk).only("snapshot"
 _SAVE_STEP = PreparedUpdate(Hand, STEP_FIELDS)
 _LOG_EVENTS = PreparedInsert(HandEvent)
 _LOG_ACTIONS = PreparedInsert(HandAction)
+# The house bot every automatic seat plays (bots, 托管, a seat whose player left).
+HOUSE_BOTS = bot_chooser([GreedyBot()] * 4)
+
 # HandStep.save writes the log rows as tuples in this order: a new field must be added there too.
 assert _LOG_EVENTS.field_names == ["hand_id", "seq", "index", "kind", "event", "created_at"]
 assert _LOG_ACTIONS.field_names == ["hand_id", "seq", "index", "action", "event_count", "created_at"]
@@ -202,24 +207,20 @@ class HandStep:
         return GreedyBot().choose(self.engine, engine_seat, decision_rng(self.engine, engine_seat))
 
     def advance(self) -> None:
-        """Let the rules, bots and 托管 seats act until a person must decide (or a pause is due)."""
+        """Let the rules, bots and 托管 seats act until a person must decide (or a pause is due).
+
+        The play loop is the engine's (:func:`games.engine.advance`, the simulator's too); this
+        adds the people's side: their automatic settings, the clock, and claim protection."""
         bot_delay = float(settings.CAISHEN_BOT_DELAY)
         for _ in range(1000):
-            t = self.turn()
+            # Bots answer a claim window at once beside people (their answers are private);
+            # people get the clock.
+            t = advance(self.engine, HOUSE_BOTS, self.apply, automatic=self.automatic, pause_before_bots=bot_delay > 0)
             pending = t.owed
             if not pending:
                 break
-            if t.forced is not None:
-                self.apply(t.forced)
-                continue
             people = [s for s in pending if not self.automatic(s)]
             if people:
-                # Bots answer a claim window at once (their answers are private); people get the clock.
-                for s in pending:
-                    if self.automatic(s):
-                        self.apply(self.bot_action(s))
-                if self.pending() != people:
-                    continue
                 if self.preset_applied(people):
                     continue
                 if self.engine.phase != CLAIM:
@@ -245,10 +246,9 @@ class HandStep:
                 for s in people:
                     self.apply(Action(s, PASS))
                 continue
-            if bot_delay > 0:
-                self.row.deadline_at = self.now + timedelta(seconds=bot_delay)
-                return
-            self.apply(self.bot_action(pending[0]))
+            # A bot is next (the loop paused before it): it acts after its delay, on a timer's wake-up.
+            self.row.deadline_at = self.now + timedelta(seconds=bot_delay)
+            return
         if self.engine.ended:
             self.finish()
 

@@ -61,8 +61,7 @@ def run(variant: str, hands: dict[str, str], actions: list[dict[str, Any]], **ex
 def hand_after(variant: str, hands: dict[str, str], actions: list[dict[str, Any]], **extra: Any) -> Hand:
     """The engine hand after playing ``actions`` the way the scenario runner does."""
     sc: dict[str, Any] = {"variant": variant, "hands": hands, **extra}
-    hand = scenario.build_hand(sc)
-    hand.open_empty_windows = True
+    hand = scenario.build_hand(sc, open_empty_windows=True)
     for i, raw in enumerate(actions):
         scenario.play_one(hand, scenario.parse_action(raw, i))
     if hand.window is not None and hand.window.responses:

@@ -36,8 +36,7 @@ T = parse_tile
 # ranks apart and lone honours, so only the seats a test names can win, claim or rob.
 def after(variant: str, hands: dict[str, str], actions: list[dict[str, Any]], **extra: Any) -> Hand:
     """The hand after ``actions``, played as the scenario runner plays them."""
-    hand = scenario.build_hand({"variant": variant, "hands": hands, **extra})
-    hand.open_empty_windows = True
+    hand = scenario.build_hand({"variant": variant, "hands": hands, **extra}, open_empty_windows=True)
     answered = False
     for i, raw in enumerate(actions):
         action = scenario.parse_action(raw, i)

@@ -11,8 +11,9 @@ import pytest
 
 from games.engine import shapes
 from games.engine.bots import BOTS, Bot, GreedyBot, RandomBot, connectivity, isolated, make_bot, split_counts
+from games.engine.driver import decide, turn
 from games.engine.hand import CLAIM, PLAY, Hand
-from games.engine.simulate import bot_rng, decide, seats_to_act
+from games.engine.simulate import bot_rng
 from games.engine.state import CHOW, DISCARD, KONG, PASS, PUNG, WIN, Action
 from games.engine.tiles import parse_tile, parse_tiles, to_counts
 from games.engine.variants import all_variants, get_variant
@@ -29,7 +30,7 @@ def decisions(variant: str, seed: str, names: list[str]) -> Iterator[tuple[Hand,
     bots = [make_bot(n) for n in names]
     rng = bot_rng(seed)
     while not hand.ended:
-        turns = seats_to_act(hand)
+        turns = list(turn(hand).legal.items())
         chosen = [bots[s].choose(hand, s, rng, legal) for s, legal in turns]
         for (seat, legal), action in zip(turns, chosen, strict=True):
             yield hand, seat, legal, action

@@ -80,8 +80,7 @@ def step(hand: Hand) -> None:
 
 
 def build(hands: dict[str, str], **extra: Any) -> Hand:
-    hand = scenario.build_hand({"variant": V, "hands": hands, **extra})
-    hand.open_empty_windows = True
+    hand = scenario.build_hand({"variant": V, "hands": hands, **extra}, open_empty_windows=True)
     return hand
 
 
@@ -791,8 +790,10 @@ def _options_match_reasons(hand: Hand) -> None:
 def test_random_play_keeps_the_rules(seed: int) -> None:
     rng = random.Random(seed)
     opts = {"ready_single_wait": seed % 3 != 0, "anti_collusion": seed % 2 == 1}
-    hand = get_variant(V).new_hand(opts, {"piao": {"S": seed % 4}}, seed=f"dongbei-{seed}")
-    hand.open_empty_windows = rng.random() < 0.5
+    protection = rng.random() < 0.5
+    hand = get_variant(V).new_hand(
+        opts, {"piao": {"S": seed % 4}}, seed=f"dongbei-{seed}", open_empty_windows=protection
+    )
     final_draws: list[int] = []
     while not hand.ended:
         if hand.phase == CLAIM:

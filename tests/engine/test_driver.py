@@ -9,9 +9,21 @@ import random
 import pytest
 
 import games.engine as engine
-from games.engine import PASS, Action, Hand, all_variants, get_variant, idle_passes, new_hand, rigged_hand, turn
+from games.engine import (
+    PASS,
+    Action,
+    Hand,
+    advance,
+    all_variants,
+    bot_chooser,
+    get_variant,
+    idle_passes,
+    new_hand,
+    rigged_hand,
+    turn,
+)
 from games.engine.bots import make_bot
-from games.engine.simulate import hand_seed, next_actions, play_hand
+from games.engine.simulate import hand_seed, play_hand
 
 VARIANTS = [v.key for v in all_variants()]
 
@@ -20,12 +32,13 @@ def walk(variant: str, seed: str, protection: bool) -> list[Hand]:
     """Every state a random-bot hand passes through (copies, so each stays as it was)."""
     hand = new_hand(variant, seed=seed, open_empty_windows=protection)
     bots = [make_bot("random") for _ in range(4)]
-    rng = random.Random(seed)
     states = [Hand.from_json(hand.to_json())]
-    while not hand.ended:
-        for action in next_actions(hand, bots, rng):
-            hand.apply(action)
+
+    def apply(action: Action) -> None:
+        hand.apply(action)
         states.append(Hand.from_json(hand.to_json()))
+
+    assert advance(hand, bot_chooser(bots, random.Random(seed)), apply).ended
     return states
 
 
@@ -82,8 +95,7 @@ def test_a_snapshot_saved_before_ply_still_loads() -> None:
     """Stored hands and replays name the counter ``seq`` and carry no claim protection flag: the
     platform always played with it on."""
     hand = new_hand("zhejiang_caishen", seed="old", open_empty_windows=True)
-    for _ in range(7):
-        hand.apply(next_actions(hand, [make_bot("greedy")] * 4)[0])
+    advance(hand, bot_chooser([make_bot("greedy")] * 4), max_actions=7)
     old = hand.to_json()
     old["seq"] = old.pop("ply")
     del old["open_empty_windows"]
@@ -115,3 +127,60 @@ def test_the_front_door_exports_the_public_surface() -> None:
         "tile_str",
     ):
         assert name in engine.__all__ and hasattr(engine, name)
+
+
+def test_claim_protection_is_set_at_creation_only() -> None:
+    hand = new_hand("zhejiang_caishen", seed="flag")
+    with pytest.raises(AttributeError):
+        hand.open_empty_windows = True  # type: ignore[misc]
+    protected = hand.with_claim_protection()
+    assert protected.open_empty_windows and not hand.open_empty_windows
+    assert {**protected.to_json(), "open_empty_windows": False} == hand.to_json()
+    assert not protected.with_claim_protection(False).open_empty_windows
+
+
+def choosing(log: list[tuple[int, int]]) -> engine.Chooser:
+    """The greedy bots' chooser, noting every (ply, seat) it is asked for."""
+    greedy = bot_chooser([make_bot("greedy")] * 4)
+
+    def choose(hand: Hand, seat: int, legal: list[Action]) -> Action:
+        assert len(legal) > 1  # a seat with one legal action is never asked
+        log.append((hand.ply, seat))
+        return greedy(hand, seat, legal)
+
+    return choose
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_play_loop_stops_where_a_person_must_decide(variant: str) -> None:
+    """Seat 2 is a person: the loop stops only with seat 2 alone owing a decision (every
+    automatic seat that owed one beside it has answered), and never asks the chooser for it."""
+    hand = new_hand(variant, seed=hand_seed("people", 0), open_empty_windows=True)
+    asked: list[tuple[int, int]] = []
+    choose = choosing(asked)
+    stops = windows = 0
+    while True:
+        t = advance(hand, choose, automatic=lambda seat: seat != 2)
+        if t.ended:
+            break
+        assert t.owed == [2] and t.forced is None
+        assert all(seat != 2 for _, seat in asked)
+        stops += 1
+        windows += t.in_window
+        legal = t.legal[2]
+        hand.apply(legal[0] if len(legal) == 1 else greedy_choice(hand, 2, legal))
+    assert stops > 5 and windows > 0 and asked
+
+
+def greedy_choice(hand: Hand, seat: int, legal: list[Action]) -> Action:
+    return make_bot("greedy").choose(hand, seat, random.Random(hand.ply), legal)
+
+
+def test_the_play_loop_pauses_before_a_bot_and_counts_its_actions() -> None:
+    hand = new_hand("zhejiang_caishen", seed="pause", open_empty_windows=True)
+    t = advance(hand, bot_chooser([make_bot("greedy")] * 4), pause_before_bots=True)
+    assert hand.ply == 0 and t.owed == [0]  # the dealer's first discard waits for the bot
+    for most in (1, 2, 5):
+        before = hand.ply
+        advance(hand, bot_chooser([make_bot("greedy")] * 4), max_actions=most)
+        assert hand.ply == before + most

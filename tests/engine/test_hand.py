@@ -14,8 +14,7 @@ from games.engine.variants import get_variant
 
 def random_play(seed: int, check: bool = True) -> Hand:
     rng = random.Random(seed)
-    hand = get_variant("zhejiang_caishen").new_hand(seed=f"hand-{seed}")
-    hand.open_empty_windows = rng.random() < 0.5
+    hand = get_variant("zhejiang_caishen").new_hand(seed=f"hand-{seed}", open_empty_windows=rng.random() < 0.5)
     while hand.phase != ENDED:
         if hand.phase == CLAIM and check:
             assert_options_match_reasons(hand)

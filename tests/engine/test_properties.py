@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.bots import make_bot
+from games.engine.driver import decide
 from games.engine.hand import CLAIM, ENDED, PLAY, Hand
-from games.engine.simulate import decide
 from games.engine.state import (
     CHOW,
     DISCARD,

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from games.engine.bots import make_bot
+from games.engine.driver import decide
 from games.engine.hand import Hand
 from games.engine.refusals import CODE_PATTERN, UNSPECIFIED, Refusal, refuse
-from games.engine.simulate import decide
 from games.engine.state import CHOW, DISCARD, KONG, PASS, PUNG, WIN, Action, IllegalAction
 from games.engine.variants import all_variants
 from games.engine.variants.dongbei.scoring import READY

@@ -52,8 +52,9 @@ def allowed_discards(hand: Hand, seat: int, last: int | None) -> set[int]:
 
 def play(seed: int, stats: Counter[str]) -> Hand:
     rng = random.Random(seed)
-    hand = get_variant(V).new_hand({"follow_wind": seed % 2 == 0}, seed=f"wz-{seed}")
-    hand.open_empty_windows = rng.random() < 0.5
+    hand = get_variant(V).new_hand(
+        {"follow_wind": seed % 2 == 0}, seed=f"wz-{seed}", open_empty_windows=rng.random() < 0.5
+    )
     bots = [make_bot(rng.choice(["random", "greedy"])) for _ in range(4)]
     last: int | None = None
     wild = hand.state.wilds[0]

@@ -77,8 +77,7 @@ def run(hands: dict[str, str], actions: list[dict[str, Any]], **extra: Any) -> d
 def after(hands: dict[str, str], actions: list[dict[str, Any]], **extra: Any) -> Hand:
     """The engine hand after ``actions``, played as the scenario runner plays them."""
     extra.setdefault("flipped", "5m")
-    hand = scenario.build_hand({"variant": V, "hands": hands, **extra})
-    hand.open_empty_windows = True
+    hand = scenario.build_hand({"variant": V, "hands": hands, **extra}, open_empty_windows=True)
     answered = False
     for i, raw in enumerate(actions):
         action = scenario.parse_action(raw, i)

@@ -224,8 +224,7 @@ def reference_view(hand: Hand, seq: int) -> dict[str, Any]:
     from games.engine.state import Action
     from games.models import HandAction, HandStart
 
-    engine = EngineHand.from_json(HandStart.objects.get(hand=hand).snapshot)
-    engine.open_empty_windows = True
+    engine = EngineHand.from_json(HandStart.objects.get(hand=hand).snapshot).with_claim_protection()
     for logged in HandAction.objects.filter(hand=hand, seq__lte=seq).order_by("seq", "index"):
         engine.apply_trusted(Action.from_json(logged.action))
     return engine.view(None)
