@@ -327,16 +327,14 @@ class TableConsumer(DirectDispatchConsumer):
         """Answer a watcher's coalesced resyncs and pings (catch_up.WatcherSync)."""
         if await self._sat_down("watcher_seated"):
             return
-        # Every watcher of the table asking at this moment shares one render (spectating.SharedRenders):
-        # the public view only, whoever asked.
+        # Watchers asking at this moment share one render of the public view (spectating.SharedRenders).
         render = database_sync_to_async(self.reader.public_state)
         state: Snapshot = await spectating.WATCHER_RENDERS.get((self.table_id, self.reader.delay), render)
         current = (state["hand"] or {}).get("seq")
         await self.send_frame(state if resync or seq != current else pong(current))
 
     async def _sat_down(self, cause: str) -> bool:
-        """A watcher whose user sat down reads its own chair now (its own view and group, never a
-        render shared with watchers, and live): True when that snapshot was sent."""
+        """A watcher whose user sat down reads its own chair now, live: True when it did."""
         if self.reader.user_id is None or not await database_sync_to_async(self.reader.holds_a_chair)():
             return False
         await self.send_snapshot(cause)

@@ -114,8 +114,8 @@ def chains(state: dict[str, Any] | None, delta: dict[str, Any]) -> bool:
 
 
 def as_update(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
-    """The whole ``update`` frame v1 sends for this step: the reader's ``state`` after ``delta``
-    with the step's seq and events (what a v2 client hands its renderer: static/js/net.js)."""
+    """The step's whole ``update``: the reader's ``state`` after ``delta`` with the step's seq and
+    events (what a client hands its renderer: static/js/net.js, the load client, the probe)."""
     return {**state, "type": "update", "seq": delta["seq"], "events": delta.get("events", [])}
 
 

@@ -22,7 +22,7 @@ from games import access, services, spectating
 from games.access import ROOM_CODES_SESSION_KEY
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
-from tests.platform.live_helpers import rigged
+from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,8 +61,9 @@ def playing_table(players: list[Any], is_private: bool = False) -> tuple[Table, 
 
 class Client:
     def __init__(self, table: Table, user: Any | None, session: Any = None) -> None:
-        self.comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/")
+        self.comm = WebsocketCommunicator(APP, ws_path(table.pk))
         self.comm.scope["user"] = user
+        self.whole = WholeFrames()
         if session is not None:
             self.comm.scope["session"] = session
         self.frames: list[tuple[float, dict[str, Any]]] = []
@@ -71,7 +72,7 @@ class Client:
         return await self.comm.connect(timeout=timeout)
 
     async def first(self) -> dict[str, Any]:
-        frame = await self.comm.receive_json_from(timeout=5)
+        frame = self.whole(await self.comm.receive_json_from(timeout=5))
         self.frames.append((time.monotonic(), frame))
         return frame
 
@@ -85,7 +86,7 @@ class Client:
     async def drain(self, quiet: float = 0.15) -> list[dict[str, Any]]:
         got = []
         while not await self.comm.receive_nothing(timeout=quiet):
-            frame = await self.comm.receive_json_from(timeout=5)
+            frame = self.whole(await self.comm.receive_json_from(timeout=5))
             self.frames.append((time.monotonic(), frame))
             got.append(frame)
         return got
