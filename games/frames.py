@@ -6,8 +6,8 @@ socket builds and reads; the step frames (``delta``, ``update``) are serialised 
 group by ``games.fanout`` as text and forwarded as is, so their types describe that text.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: TypedDict reads NotRequired from real annotations
+# (its __optional_keys__, which tests/platform/test_frame_types.py compares with the docs).
 from typing import Any, Literal, NotRequired, TypedDict
 
 from mahjong_platform.jsonlimits import JSONLimitError, loads_bounded

@@ -18,6 +18,7 @@ from games.frame_cache import HISTORY
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
 from tests.platform.live_helpers import started_rigged
+from tests.platform.test_frame_types import assert_documented
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -38,6 +39,7 @@ class V2Client:
         assert connected
 
     async def take(self, frame: dict[str, Any]) -> None:
+        assert_documented(frame)
         self.kinds.append(frame["type"])
         if frame["type"] in ("snapshot", "update"):
             self.state = state_of(frame)

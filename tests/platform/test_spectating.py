@@ -340,12 +340,12 @@ def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: 
             think; the round trip runs from the command to the step's update."""
             trips: list[float] = []
             await seated.comm.send_json_to({"type": "resync"})
-            frame = await seated.comm.receive_json_from(timeout=5)
+            frame = seated.whole(await seated.comm.receive_json_from(timeout=5))
             while time.monotonic() < stop:
                 hand = frame.get("hand") or {}
                 legal = (hand.get("view") or {}).get("legal_actions") or []
                 if frame["type"] not in ("snapshot", "update") or hand.get("status") != "playing" or not legal:
-                    frame = await seated.comm.receive_json_from(timeout=5)
+                    frame = seated.whole(await seated.comm.receive_json_from(timeout=5))
                     continue
                 await asyncio.sleep(0.05)
                 action = next((a for a in legal if a["do"] == "discard"), legal[0])
@@ -355,7 +355,7 @@ def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: 
                     {"type": "act", "hand": hand["id"], "seq": hand["seq"], "action": action}
                 )
                 while True:  # answered by the step's update
-                    frame = await seated.comm.receive_json_from(timeout=5)
+                    frame = seated.whole(await seated.comm.receive_json_from(timeout=5))
                     assert frame["type"] not in ("refused", "error"), frame
                     if frame["type"] == "update" and (frame["hand"]["id"], frame["seq"]) > (hand["id"], hand["seq"]):
                         trips.append(time.monotonic() - sent)
