@@ -11,43 +11,21 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games import services
-from games.deltas import apply_delta, as_update, chains, state_of
 from games.engine.tiles import parse_tiles
 from games.engine.variants import get_variant
 from games.models import Hand, Table
+from tests.v2_frames import WholeFrames
+
+__all__ = ["GOLDEN", "ORIGIN", "WholeFrames", "rigged", "started", "started_rigged", "ws_path"]
 
 # A same-origin socket as a browser opens it: a page of http://127.0.0.1 connecting back to its own
 # Host (the full ASGI application compares the two: mahjong_platform/origins.py).
 ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
 
 
-
 def ws_path(table_id: int) -> str:
     """The table socket's path as the browser opens it: protocol v2 (docs/protocol.md)."""
     return f"/ws/table/{table_id}/?v=2"
-
-
-class WholeFrames:
-    """A v2 socket's frames as whole states, the way static/js/net.js hands them to the page:
-    a delta that chains on the state held becomes the step's whole ``update``, a ``table`` message
-    the held state with the new table and seats (an ``update`` without events).  Anything else
-    (a delta that does not chain, refusals, pongs) comes through as it is."""
-
-    def __init__(self) -> None:
-        self.state: dict[str, Any] | None = None
-
-    def __call__(self, frame: dict[str, Any]) -> dict[str, Any]:
-        kind = frame.get("type")
-        if kind in ("snapshot", "update"):
-            self.state = state_of(frame)
-        elif kind == "delta" and chains(self.state, frame):
-            assert self.state is not None
-            self.state = apply_delta(self.state, frame)
-            return as_update(self.state, frame)
-        elif kind == "table" and self.state is not None:
-            self.state = {**self.state, "table": frame["table"], "seats": frame["seats"], "you": frame["you"]}
-            return {**self.state, "type": "update", "seq": (self.state.get("hand") or {}).get("seq"), "events": []}
-        return frame
 
 
 # A rigged zhejiang_caishen deal (indicator 3m, wild 3p): East, the dealer, must discard; South
