@@ -83,7 +83,7 @@ def snapshot_of(table: Table, position: int) -> dict[str, Any]:
     table.refresh_from_db()
     state = services.reads.render_for(table, list(table.seats.all()), position)
     state["table"]["watchers"] = spectating.watcher_count(table.pk)
-    return state
+    return dict(state)
 
 
 def east_discards(hand: Hand, users: list[Any]) -> None:

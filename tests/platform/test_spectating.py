@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -92,7 +93,7 @@ class Client:
         return got
 
 
-def concealed_in(frame: dict[str, Any]) -> list[Any]:
+def concealed_in(frame: Mapping[str, Any]) -> list[Any]:
     """Every concealed tile a watcher's frame carries while the hand runs (must be none)."""
     hand = frame.get("hand")
     leaks: list[Any] = []
@@ -301,7 +302,7 @@ def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: 
 
     def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
         renders[0] += 1
-        return real(*args, **kwargs)
+        return dict(real(*args, **kwargs))
 
     monkeypatch.setattr(spectating, "spectator_state", counted)
     flood_began: list[Any] = []
@@ -464,7 +465,7 @@ def test_watchers_joining_do_not_each_render_a_snapshot_for_every_other(
 
     def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
         renders[0] += 1
-        return real(*args, **kwargs)
+        return dict(real(*args, **kwargs))
 
     monkeypatch.setattr(spectating, "spectator_state", counted)
     n = 12
