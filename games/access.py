@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.sessions.backends.base import SessionBase
 
 from games import services, spectating
+from games.frames import Snapshot
 from games.models import Table
 from games.services.reads import held_position
 
@@ -40,7 +41,7 @@ def can_open(user: Any, session: SessionBase | None, table: Table) -> bool:
     return session is not None and table.room_code in session.get(ROOM_CODES_SESSION_KEY, [])
 
 
-def state_for_reader(table: Table, user: Any) -> dict[str, Any]:
+def state_for_reader(table: Table, user: Any) -> Snapshot:
     """The snapshot for a page or API reader: a seated player's own view, else the watcher's
     (delayed, public) — so no side door (the table page, the REST API) shows play undelayed."""
     if held_position(list(table.seats.all()), user) is not None:

@@ -281,8 +281,7 @@ def state(request: Request, table: Table) -> dict[str, Any]:
     table.refresh_from_db()
     user = request.user if request.user.is_authenticated else None
     data = state_for_reader(table, user)  # watchers get the delayed public view: no side door
-    data["room_code"] = table.room_code if table.is_private else None
-    return data
+    return {**data, "room_code": table.room_code if table.is_private else None}
 
 
 # ------------------------------------------------------------------------------ rule sets

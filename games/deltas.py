@@ -20,6 +20,7 @@ The browser's copy of :func:`apply_delta` is ``static/js/delta.js``; keep the tw
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 # Always sent, even when equal to the base: the base the client holds may have come from a
@@ -113,11 +114,11 @@ def chains(state: dict[str, Any] | None, delta: dict[str, Any]) -> bool:
 
 
 def as_update(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
-    """The whole ``update`` frame v1 sends for this step: the reader's ``state`` after ``delta``
-    with the step's seq and events (what a v2 client hands its renderer: static/js/net.js)."""
+    """The step's whole ``update``: the reader's ``state`` after ``delta`` with the step's seq and
+    events (what a client hands its renderer: static/js/net.js, the load client, the probe)."""
     return {**state, "type": "update", "seq": delta["seq"], "events": delta.get("events", [])}
 
 
-def state_of(frame: dict[str, Any]) -> dict[str, Any]:
+def state_of(frame: Mapping[str, Any]) -> dict[str, Any]:
     """A snapshot or full ``update`` frame as a reader state (the frame's own keys dropped)."""
     return {k: v for k, v in frame.items() if k in ("table", "seats", "you", "hand")}

@@ -22,6 +22,7 @@ from games import disclosure, fastjson
 from games.deltas import make_delta, state_of
 from games.engine.hand import Hand as EngineHand
 from games.frame_cache import HISTORY, LAST_STATES, Received
+from games.frames import Snapshot
 from games.models import Hand, Seat, Table
 from games.protocol import hand_info, seat_list, table_info
 from games.spectating import delay_seconds as spectator_delay
@@ -130,7 +131,7 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     return out
 
 
-def kept_answer_frame(row: Hand, position: int, state: dict[str, Any]) -> StepFrames:
+def kept_answer_frame(row: Hand, position: int, state: Snapshot) -> StepFrames:
     """The snapshot a seat gets when its answer to a protected claim window is kept (same seq):
     sent to its group whole, and remembered as that group's base, so the next step's delta
     takes its ``answered`` away again."""

@@ -16,6 +16,7 @@ from games.engine.hand import Hand as EngineHand
 from games.engine.state import SEATS, Action
 from games.engine.tiles import parse_tile, parse_tiles
 from games.engine.variants import get_variant
+from games.frames import Snapshot
 from games.hints import hints_for
 from games.models import Hand, Seat, Table
 from games.names import display_names
@@ -178,7 +179,7 @@ def render_state(
     row: Hand | None,
     engine: EngineHand | None,
     position: int | None,
-) -> dict[str, Any]:
+) -> Snapshot:
     """The full snapshot for the reader at chair ``position`` (``None``: a watcher)."""
     return {
         "type": "snapshot",

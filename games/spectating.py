@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from games.engine.hand import Hand as EngineHand
 from games.engine.state import Action
+from games.frames import Snapshot
 from games.models import Hand, HandAction, HandStart, Table
 from games.protocol import hand_info, render_state
 
@@ -189,7 +190,7 @@ def _finished_until(table: Table, cutoff: datetime) -> tuple[dict[str, int], int
     return totals, len(done)
 
 
-def spectator_state(table: Table, now: datetime | None = None, delay: float | None = None) -> dict[str, Any]:
+def spectator_state(table: Table, now: datetime | None = None, delay: float | None = None) -> Snapshot:
     """The public snapshot of ``table`` as it was ``delay`` seconds ago."""
     delay = delay_seconds() if delay is None else delay
     now = now or timezone.now()

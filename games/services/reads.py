@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import User
 
 from games import fanout
+from games.frames import Snapshot, TableFrame
 from games.models import Hand, Seat, Table
 from games.prepared import PreparedSelect
 from games.protocol import render_state, seat_list, table_info
@@ -67,7 +66,7 @@ def held_position(seats: list[Seat], user: User | None) -> int | None:
     return next((s.position for s in seats if fanout.seat_holder(s) == user.pk), None)
 
 
-def state_for(table: Table, user: User | None) -> dict[str, Any]:
+def state_for(table: Table, user: User | None) -> Snapshot:
     """The full snapshot a client gets on connect or resync: the private view of the chair the
     user holds now, or the undelayed public view (callers that serve watchers use
     games.spectating instead)."""
@@ -75,14 +74,14 @@ def state_for(table: Table, user: User | None) -> dict[str, Any]:
     return render_for(table, seats, held_position(seats, user))
 
 
-def render_for(table: Table, seats: list[Seat], position: int | None) -> dict[str, Any]:
+def render_for(table: Table, seats: list[Seat], position: int | None) -> Snapshot:
     """The full snapshot for the reader at chair ``position`` (None: the undelayed public view)."""
     row = current_hand(table)
     engine = play.engine_for_reading(row) if row is not None else None
     return render_state(table, seats, row, engine, position)
 
 
-def table_message(table: Table, seats: list[Seat], position: int | None) -> dict[str, Any]:
+def table_message(table: Table, seats: list[Seat], position: int | None) -> TableFrame:
     """Protocol v2's ``table`` message: the table and its seats as they are now, without the hand
     (a seat's connection, readiness, the watchers' count changed; docs/protocol.md)."""
     return {

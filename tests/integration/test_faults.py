@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.v2_frames import WholeSocket
+
 pytestmark = pytest.mark.integration
 
 ONE_PERSON = """
@@ -68,11 +70,13 @@ print("RESULT " + json.dumps({{
 async def open_socket(topology: Any, web: str, table: int, cookie: str) -> Any:
     import websockets
 
-    return await websockets.connect(
-        topology.ws_url(web, f"/ws/table/{table}/"),
-        origin=topology.url(web).rstrip("/"),
-        additional_headers={"Cookie": f"sessionid={cookie}"},
-        open_timeout=15,
+    return WholeSocket(
+        await websockets.connect(
+            topology.ws_url(web, f"/ws/table/{table}/?v=2"),
+            origin=topology.url(web).rstrip("/"),
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+            open_timeout=15,
+        )
     )
 
 

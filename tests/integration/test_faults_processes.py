@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 
 from games.loadtest.client import choose  # the load test's player: win, else discard, else pass
+from tests.v2_frames import WholeSocket
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.integration
@@ -149,11 +150,13 @@ def match_over(frame: dict[str, Any]) -> bool:
 async def connect(topology: Any, web: str, table: int, cookie: str) -> Any:
     import websockets
 
-    return await websockets.connect(
-        topology.ws_url(web, f"/ws/table/{table}/"),
-        origin=topology.url(web).rstrip("/"),
-        additional_headers={"Cookie": f"sessionid={cookie}"},
-        open_timeout=5,
+    return WholeSocket(
+        await websockets.connect(
+            topology.ws_url(web, f"/ws/table/{table}/?v=2"),
+            origin=topology.url(web).rstrip("/"),
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+            open_timeout=5,
+        )
     )
 
 

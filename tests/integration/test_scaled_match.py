@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.v2_frames import WholeSocket
+
 pytestmark = pytest.mark.integration
 
 HANDS = 2
@@ -109,7 +111,8 @@ async def play(human: Human, url: str, origin: str, cookie: str, hands: int) -> 
 
     async with websockets.connect(
         url, origin=origin, additional_headers={"Cookie": f"sessionid={cookie}"}, open_timeout=15
-    ) as ws:
+    ) as raw:
+        ws = WholeSocket(raw)
         acted_on: set[tuple[int, int]] = set()
         while True:
             frame = json.loads(await asyncio.wait_for(ws.recv(), FRAME_TIMEOUT))
@@ -167,7 +170,7 @@ def test_full_match_across_two_daphne_processes(topology: Any) -> None:
             asyncio.create_task(
                 play(
                     h,
-                    topology.ws_url(h.web, f"/ws/table/{table}/"),
+                    topology.ws_url(h.web, f"/ws/table/{table}/?v=2"),
                     topology.url(h.web).rstrip("/"),
                     setup["cookies"][h.name],
                     HANDS,

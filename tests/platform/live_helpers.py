@@ -14,10 +14,19 @@ from games import services
 from games.engine.tiles import parse_tiles
 from games.engine.variants import get_variant
 from games.models import Hand, Table
+from tests.v2_frames import WholeFrames
+
+__all__ = ["GOLDEN", "ORIGIN", "WholeFrames", "rigged", "started", "started_rigged", "ws_path"]
 
 # A same-origin socket as a browser opens it: a page of http://127.0.0.1 connecting back to its own
 # Host (the full ASGI application compares the two: mahjong_platform/origins.py).
 ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+
+
+def ws_path(table_id: int) -> str:
+    """The table socket's path as the browser opens it: protocol v2 (docs/protocol.md)."""
+    return f"/ws/table/{table_id}/?v=2"
+
 
 # A rigged zhejiang_caishen deal (indicator 3m, wild 3p): East, the dealer, must discard; South
 # wins on East's 6s and West may pung it; nobody can win, kong or claim before East discards.

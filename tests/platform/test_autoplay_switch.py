@@ -20,7 +20,7 @@ from django.utils import timezone
 from games import services
 from games.models import Hand, Seat, Table
 from games.routing import websocket_urlpatterns
-from tests.platform.live_helpers import started_rigged
+from tests.platform.live_helpers import WholeFrames, started_rigged, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 APP = URLRouter(websocket_urlpatterns)
@@ -114,17 +114,18 @@ def test_what_the_switch_refuses() -> None:
 
 class Socket:
     def __init__(self, table: Table, user: Any | None) -> None:
-        self.comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/")
+        self.comm = WebsocketCommunicator(APP, ws_path(table.pk))
         self.comm.scope["user"] = user
+        self.whole = WholeFrames()
 
     async def open(self) -> dict[str, Any]:
         connected, _ = await self.comm.connect()
         assert connected
-        return await self.comm.receive_json_from(timeout=5)
+        return self.whole(await self.comm.receive_json_from(timeout=5))
 
     async def until(self, check: Any) -> dict[str, Any]:
         for _ in range(20):
-            frame = await self.comm.receive_json_from(timeout=5)
+            frame = self.whole(await self.comm.receive_json_from(timeout=5))
             if check(frame):
                 return frame
         raise AssertionError("no such frame")

@@ -25,7 +25,7 @@ from games import services
 from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, Table
 from games.routing import websocket_urlpatterns
-from tests.platform.live_helpers import rigged
+from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -120,13 +120,14 @@ def test_the_socket_refuses_a_failing_command_and_stays_open(players: list[Any],
     before = snapshot_of(hand)
 
     async def scenario() -> None:
-        comm = WebsocketCommunicator(APP, f"/ws/table/{hand.table_id}/")
+        comm = WebsocketCommunicator(APP, ws_path(hand.table_id))
+        whole = WholeFrames()
         comm.scope["user"] = players[1]
         connected, _ = await comm.connect()
         assert connected
-        assert (await comm.receive_json_from(timeout=5))["hand"]["seq"] == hand.seq
-        while not await comm.receive_nothing(timeout=0.2):  # the seat shown as connected: a snapshot
-            assert (await comm.receive_json_from())["type"] == "snapshot"
+        assert whole(await comm.receive_json_from(timeout=5))["hand"]["seq"] == hand.seq
+        while not await comm.receive_nothing(timeout=0.2):  # the seat shown as connected: the table
+            assert whole(await comm.receive_json_from())["type"] == "update"
         win = {"type": "act", "hand": hand.pk, "seq": hand.seq, "action": {"do": "win"}}
         await comm.send_json_to(win)
         answer = await comm.receive_json_from(timeout=5)
@@ -140,7 +141,7 @@ def test_the_socket_refuses_a_failing_command_and_stays_open(players: list[Any],
         await database_sync_to_async(failing_action_log.remove)()
         # The same command, the same seq: now it applies and the hand ends, settled.
         await comm.send_json_to(win)
-        update = await comm.receive_json_from(timeout=5)
+        update = whole(await comm.receive_json_from(timeout=5))
         assert update["type"] == "update" and update["seq"] == hand.seq + 1
         assert update["hand"]["status"] == "finished" and update["hand"]["deltas"] == {
             "0": -5,

@@ -26,6 +26,7 @@ from games.engine.hand import Hand as EngineHand
 from games.engine.tiles import format_tiles, parse_tiles
 from games.models import Hand, HandStart, Seat, Table
 from games.routing import websocket_urlpatterns
+from tests.platform.live_helpers import WholeFrames, ws_path
 from tournaments import services
 from tournaments.models import Round
 
@@ -299,16 +300,17 @@ def test_the_hand_end_frames_of_a_withheld_hand() -> None:
     ev = Event()
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
-        seated = WebsocketCommunicator(APP, f"/ws/table/{ev.t1.pk}/")
+        seated = WebsocketCommunicator(APP, ws_path(ev.t1.pk))
         seated.scope["user"] = ev.at_t1[0]
-        watcher = WebsocketCommunicator(APP, f"/ws/table/{ev.t1.pk}/")
+        watcher = WebsocketCommunicator(APP, ws_path(ev.t1.pk))
+        wholes = {id(seated): WholeFrames(), id(watcher): WholeFrames()}
         watcher.scope["user"] = ev.at_t2[0]  # a player of the other table, watching this one
         for comm in (seated, watcher):
             assert (await comm.connect())[0]
 
         async def hand_end(comm: WebsocketCommunicator) -> dict[str, Any]:
             while True:
-                frame = await comm.receive_json_from(timeout=5)
+                frame = wholes[id(comm)](await comm.receive_json_from(timeout=5))
                 if any(e.get("kind") == "hand_end" for e in frame.get("events", [])):
                     return frame
 

@@ -38,8 +38,8 @@ def fresh_counts(settings: Any) -> None:
     emotes.reset()
 
 
-async def connect(table: Table, user: Any, version: int = 2) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/?v={version}")
+async def connect(table: Table, user: Any) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/?v=2")
     comm.scope["user"] = user
     connected, _ = await comm.connect()
     assert connected
@@ -130,14 +130,3 @@ def test_the_window_frees_up_again() -> None:
     assert all(emotes.allow(1, 0, now=100.0 + i) for i in range(emotes.RATE_COUNT))
     assert not emotes.allow(1, 0, now=103.0)
     assert emotes.allow(1, 0, now=100.0 + emotes.RATE_WINDOW)
-
-
-@sync
-async def test_v1_sockets_are_not_sent_emote_frames() -> None:
-    table, people = await database_sync_to_async(seated_table)()
-    sender, old = await connect(table, people[0]), await connect(table, people[1], version=1)
-    await sender.send_json_to({"type": "emote", "code": "bye"})
-    assert len(emotes_in(await drain(sender))) == 1
-    assert not emotes_in(await drain(old))
-    await sender.disconnect()
-    await old.disconnect()

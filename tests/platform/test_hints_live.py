@@ -35,7 +35,7 @@ def four_people(prefix: str, hints: bool) -> tuple[Table, list[Any]]:
 
 
 def state(table: Table, position: int | None) -> dict[str, Any]:
-    return render_for(table, list(table.seats.order_by("position")), position)
+    return dict(render_for(table, list(table.seats.order_by("position")), position))
 
 
 def test_the_seat_to_discard_gets_hints_from_its_own_view() -> None:

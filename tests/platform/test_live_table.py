@@ -23,7 +23,7 @@ from games import services
 from games.fanout import seat_group
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
-from tests.platform.live_helpers import rigged
+from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -53,9 +53,10 @@ def dealt_table(players: list[Any]) -> tuple[Table, Hand]:
 
 class Client:
     def __init__(self, table: Table, user: Any | None) -> None:
-        self.comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/")
+        self.comm = WebsocketCommunicator(APP, ws_path(table.pk))
         self.comm.scope["user"] = user
         self.frames: list[dict[str, Any]] = []
+        self.whole = WholeFrames()
 
     async def open(self) -> dict[str, Any]:
         connected, _ = await self.comm.connect()
@@ -63,7 +64,7 @@ class Client:
         return await self.recv()
 
     async def recv(self) -> dict[str, Any]:
-        frame = await self.comm.receive_json_from(timeout=5)
+        frame = self.whole(await self.comm.receive_json_from(timeout=5))
         self.frames.append(frame)
         return frame
 
@@ -288,9 +289,9 @@ def test_a_heartbeat_behind_the_hand_gets_the_state_unless_its_frame_arrives(
     when the layer drops a frame) is caught by the heartbeat: a pong at once, then — the frame not
     having come within the grace period — a full snapshot at the database's seq.  A frame that
     does come within the grace period spares the snapshot."""
-    from games import consumers
+    from games import catch_up
 
-    monkeypatch.setattr(consumers, "PING_GRACE_SECONDS", 0.3)
+    monkeypatch.setattr(catch_up, "PING_GRACE_SECONDS", 0.3)
     table, hand = dealt_table(players)
 
     async def scenario() -> None:
@@ -325,11 +326,11 @@ def test_a_heartbeat_behind_a_busy_server_waits_for_the_frame_instead_of_a_snaps
     thread the catch-up keeps waiting (up to PING_GRACE_MAX_SECONDS), and a late frame spares the
     snapshot; a second ping meanwhile is answered by the check already pending.  A frame that
     never comes is still caught up once the wait is over."""
-    from games import consumers
+    from games import catch_up, consumers
 
-    monkeypatch.setattr(consumers, "PING_GRACE_SECONDS", 0.1)
-    monkeypatch.setattr(consumers, "PING_GRACE_MAX_SECONDS", 0.6)
-    monkeypatch.setattr(consumers, "_frames_in_flight", lambda: True)
+    monkeypatch.setattr(catch_up, "PING_GRACE_SECONDS", 0.1)
+    monkeypatch.setattr(catch_up, "PING_GRACE_MAX_SECONDS", 0.6)
+    monkeypatch.setattr(catch_up, "frames_in_flight", lambda: True)
     table, hand = dealt_table(players)
     before = dict(consumers.SNAPSHOTS)
 

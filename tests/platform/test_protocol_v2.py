@@ -41,10 +41,10 @@ def comparable(state: dict[str, Any]) -> dict[str, Any]:
 def snapshot(table: Table, position: int | None) -> dict[str, Any]:
     table.refresh_from_db()
     if position is None:
-        return spectating.spectator_state(table, delay=0)
+        return dict(spectating.spectator_state(table, delay=0))
     state = services.reads.render_for(table, list(table.seats.all()), position)
     state["table"]["watchers"] = spectating.watcher_count(table.pk)
-    return state
+    return dict(state)
 
 
 def group_of(table: Table, position: int | None) -> str:

@@ -18,6 +18,7 @@ from games.frame_cache import HISTORY
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
 from tests.platform.live_helpers import started_rigged
+from tests.platform.test_frame_types import assert_documented
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -38,6 +39,7 @@ class V2Client:
         assert connected
 
     async def take(self, frame: dict[str, Any]) -> None:
+        assert_documented(frame)
         self.kinds.append(frame["type"])
         if frame["type"] in ("snapshot", "update"):
             self.state = state_of(frame)
@@ -81,7 +83,7 @@ def snapshot_of(table: Table, position: int) -> dict[str, Any]:
     table.refresh_from_db()
     state = services.reads.render_for(table, list(table.seats.all()), position)
     state["table"]["watchers"] = spectating.watcher_count(table.pk)
-    return state
+    return dict(state)
 
 
 def east_discards(hand: Hand, users: list[Any]) -> None:
@@ -189,11 +191,18 @@ def test_a_seat_change_reaches_a_v2_socket_as_a_table_message() -> None:
     assert answer[0]["seats"][2]["connected"] is True and "hand" not in answer[0]
 
 
-def test_an_unknown_protocol_version_is_refused_with_4426() -> None:
+@pytest.mark.parametrize(
+    ("query", "version"),
+    [("v=3", 3), ("v=1", 1), ("", 1), ("v=two", 0)],
+    ids=["v3", "v1-retired", "no-version-is-v1", "not-a-number"],
+)
+def test_a_protocol_version_other_than_2_is_refused_with_4426(query: str, version: int) -> None:
+    """v1 is retired: a client asking for it (or naming no version, which meant v1) is told to
+    use v=2 and closed, like one asking for a version never spoken."""
     table, hand, users = started_rigged("vx")
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
-        c = V2Client(table, users[1], query="v=3")
+        c = V2Client(table, users[1], query=query)
         await c.open()
         said = await c.comm.receive_json_from(timeout=5)
         closed = await c.comm.receive_output(timeout=5)
@@ -202,8 +211,8 @@ def test_an_unknown_protocol_version_is_refused_with_4426() -> None:
     said, closed = async_to_sync(scenario)()
     assert said == {
         "type": "error",
-        "reason": "protocol version 3 is not spoken here: use v=2",
+        "reason": f"protocol version {version} is not spoken here: use v=2",
         "code": "protocol_version",
-        "params": {"version": 3},
+        "params": {"version": version},
     }
     assert closed == {"type": "websocket.close", "code": 4426}

@@ -3,7 +3,7 @@ languages (docs/protocol.md, "Refusal codes"; static/js/refusals.js).
 
 The codes are found in the source, not listed here: every ``refuse(...)`` of the engine, every
 ``Refused(reason, code, ...)`` and ``Refused`` subclass of the platform, and every frame the table
-socket builds with ``_refusal(...)``.
+socket builds with ``refused_frame``, ``refused_at`` and ``error_frame`` (games/frames.py).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def sent_codes() -> dict[str, set[str]]:
             if not isinstance(node, ast.Call):
                 continue
             name, args = _name(node.func), node.args
-            at = {"refuse": 0, "Refused": 1, "_refusal": 2}.get(name or "")
+            at = {"refuse": 0, "Refused": 1, "refused_frame": 1, "error_frame": 1, "refused_at": 2}.get(name or "")
             if at is None or len(args) <= at or not isinstance(args[at], ast.Constant):
                 continue
             params = codes.setdefault(args[at].value, set())

@@ -16,7 +16,7 @@ from django.test import Client
 
 from mahjong_platform.asgi import application
 from mahjong_platform.origins import normalise, origin_allowed
-from tests.platform.live_helpers import started
+from tests.platform.live_helpers import started, ws_path
 
 
 def scope(origin: str | None, host: str | None = "localhost:8000", scheme: str | None = None) -> dict[str, Any]:
@@ -106,7 +106,7 @@ def test_normalise_makes_the_default_port_explicit() -> None:
 # ---------------------------------------------------------------- the full application
 def connect(table_id: int, headers: list[tuple[bytes, bytes]]) -> tuple[bool, Any]:
     async def run() -> tuple[bool, Any]:
-        comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+        comm = WebsocketCommunicator(application, ws_path(table_id), headers=headers)
         connected, detail = await comm.connect(timeout=5)
         await comm.disconnect()
         return connected, detail

@@ -28,6 +28,7 @@ from games import services
 from games.fanout import seat_group
 from games.models import Hand, Seat, Table
 from games.routing import websocket_urlpatterns
+from tests.platform.live_helpers import WholeFrames, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -43,8 +44,9 @@ def users(n: int) -> list[Any]:
 class Socket:
     def __init__(self, table: Table, user: Any) -> None:
         self.user = user
-        self.comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/")
+        self.comm = WebsocketCommunicator(APP, ws_path(table.pk))
         self.comm.scope["user"] = user
+        self.whole = WholeFrames()
         self.frames: list[dict[str, Any]] = []
         self.closed: int | None = None
         self.mark = 0
@@ -61,7 +63,7 @@ class Socket:
             if out["type"] == "websocket.close":
                 self.closed = out.get("code")
                 break
-            frame = json.loads(out["text"])
+            frame = self.whole(json.loads(out["text"]))
             self.frames.append(frame)
             got.append(frame)
         return got

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from games import services
 from games.models import Hand
 from mahjong_platform.asgi import application
-from tests.platform.live_helpers import ORIGIN, started
+from tests.platform.live_helpers import ORIGIN, started, ws_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +32,7 @@ def test_foreign_origin_is_refused() -> None:
     async def run() -> tuple[bool, Any]:
         comm = WebsocketCommunicator(
             application,
-            f"/ws/table/{table.pk}/",
+            ws_path(table.pk),
             headers=[(b"origin", b"http://evil.example"), (b"host", b"127.0.0.1")],
         )
         connected, code = await comm.connect()
@@ -47,7 +47,7 @@ def test_anonymous_socket_watches_but_cannot_act() -> None:
     table, hand, _ = started()
 
     async def run() -> list[dict[str, Any]]:
-        comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=ORIGIN)
+        comm = WebsocketCommunicator(application, ws_path(table.pk), headers=ORIGIN)
         connected, _ = await comm.connect()
         assert connected
         snapshot = await comm.receive_json_from(timeout=5)
@@ -81,7 +81,7 @@ def test_a_flood_and_oversized_frames_are_dropped_without_harm(settings: Any) ->
     table, hand, users = started()
 
     async def run() -> list[dict[str, Any]]:
-        comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=ORIGIN)
+        comm = WebsocketCommunicator(application, ws_path(table.pk), headers=ORIGIN)
         comm.scope["user"] = users[1]
         connected, _ = await comm.connect()
         assert connected

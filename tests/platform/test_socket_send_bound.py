@@ -145,7 +145,7 @@ def open_non_reader(port: int, table: int) -> socket.socket:
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall(
         (
-            f"GET /ws/table/{table}/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"GET /ws/table/{table}/?v=2 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
             f"Origin: http://127.0.0.1:{port}\r\n\r\n"
         ).encode()
@@ -183,7 +183,7 @@ class Reader:
                         kind = json.loads(ws.recv(timeout=0.5)).get("type")
                     except TimeoutError:
                         continue
-                    self.updates += kind == "update"
+                    self.updates += kind in ("update", "delta")  # a step's frame
                     self.snapshots += kind == "snapshot"
         except BaseException as exc:  # reported by the test, not lost with the thread
             self.error = exc
@@ -249,7 +249,7 @@ def flood(tmp: Path, bound: int = BOUND) -> Flood:
     env = server_env(tmp, bound)
     with daphne(tmp, env) as (proc, port, table, log):
         base = f"http://127.0.0.1:{port}"
-        reader = Reader(f"ws://127.0.0.1:{port}/ws/table/{table}/", base)
+        reader = Reader(f"ws://127.0.0.1:{port}/ws/table/{table}/?v=2", base)
         thread = threading.Thread(target=reader.run, daemon=True)
         thread.start()
         try:

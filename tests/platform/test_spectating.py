@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -22,7 +23,7 @@ from games import access, services, spectating
 from games.access import ROOM_CODES_SESSION_KEY
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
-from tests.platform.live_helpers import rigged
+from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,8 +62,9 @@ def playing_table(players: list[Any], is_private: bool = False) -> tuple[Table, 
 
 class Client:
     def __init__(self, table: Table, user: Any | None, session: Any = None) -> None:
-        self.comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/")
+        self.comm = WebsocketCommunicator(APP, ws_path(table.pk))
         self.comm.scope["user"] = user
+        self.whole = WholeFrames()
         if session is not None:
             self.comm.scope["session"] = session
         self.frames: list[tuple[float, dict[str, Any]]] = []
@@ -71,7 +73,7 @@ class Client:
         return await self.comm.connect(timeout=timeout)
 
     async def first(self) -> dict[str, Any]:
-        frame = await self.comm.receive_json_from(timeout=5)
+        frame = self.whole(await self.comm.receive_json_from(timeout=5))
         self.frames.append((time.monotonic(), frame))
         return frame
 
@@ -85,13 +87,13 @@ class Client:
     async def drain(self, quiet: float = 0.15) -> list[dict[str, Any]]:
         got = []
         while not await self.comm.receive_nothing(timeout=quiet):
-            frame = await self.comm.receive_json_from(timeout=5)
+            frame = self.whole(await self.comm.receive_json_from(timeout=5))
             self.frames.append((time.monotonic(), frame))
             got.append(frame)
         return got
 
 
-def concealed_in(frame: dict[str, Any]) -> list[Any]:
+def concealed_in(frame: Mapping[str, Any]) -> list[Any]:
     """Every concealed tile a watcher's frame carries while the hand runs (must be none)."""
     hand = frame.get("hand")
     leaks: list[Any] = []
@@ -299,7 +301,7 @@ def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: 
 
     def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
         renders[0] += 1
-        return real(*args, **kwargs)
+        return dict(real(*args, **kwargs))
 
     monkeypatch.setattr(spectating, "spectator_state", counted)
     flood_began: list[Any] = []
@@ -338,12 +340,12 @@ def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: 
             think; the round trip runs from the command to the step's update."""
             trips: list[float] = []
             await seated.comm.send_json_to({"type": "resync"})
-            frame = await seated.comm.receive_json_from(timeout=5)
+            frame = seated.whole(await seated.comm.receive_json_from(timeout=5))
             while time.monotonic() < stop:
                 hand = frame.get("hand") or {}
                 legal = (hand.get("view") or {}).get("legal_actions") or []
                 if frame["type"] not in ("snapshot", "update") or hand.get("status") != "playing" or not legal:
-                    frame = await seated.comm.receive_json_from(timeout=5)
+                    frame = seated.whole(await seated.comm.receive_json_from(timeout=5))
                     continue
                 await asyncio.sleep(0.05)
                 action = next((a for a in legal if a["do"] == "discard"), legal[0])
@@ -353,7 +355,7 @@ def test_a_resync_flood_from_watchers_does_not_hold_up_seated_play(monkeypatch: 
                     {"type": "act", "hand": hand["id"], "seq": hand["seq"], "action": action}
                 )
                 while True:  # answered by the step's update
-                    frame = await seated.comm.receive_json_from(timeout=5)
+                    frame = seated.whole(await seated.comm.receive_json_from(timeout=5))
                     assert frame["type"] not in ("refused", "error"), frame
                     if frame["type"] == "update" and (frame["hand"]["id"], frame["seq"]) > (hand["id"], hand["seq"]):
                         trips.append(time.monotonic() - sent)
@@ -462,7 +464,7 @@ def test_watchers_joining_do_not_each_render_a_snapshot_for_every_other(
 
     def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
         renders[0] += 1
-        return real(*args, **kwargs)
+        return dict(real(*args, **kwargs))
 
     monkeypatch.setattr(spectating, "spectator_state", counted)
     n = 12
