@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import fanout, services
 from games.claimprobe import probe
-from games.engine.hand import Hand as EngineHand
+from games.engine import load_hand
 from games.engine.state import DISCARD, PASS
 from games.models import Hand, Table
 from tests.platform.live_helpers import rigged
@@ -73,7 +73,7 @@ def discards_by_claims(hand: Hand) -> tuple[list[str], list[str]]:
     for action in engine.legal_actions(0):
         if action.kind != DISCARD:
             continue
-        trial = EngineHand.from_json(engine.to_json())
+        trial = load_hand(engine.to_json())
         trial.open_empty_windows = True
         trial.apply(action)
         window = trial.window
@@ -138,7 +138,7 @@ def test_a_claim_takes_the_tile_at_once_when_no_other_claimant_is_deciding(unifo
     claimable, _ = discards_by_claims(hand)
     for tile in claimable:
         engine = services.decoded_engine(hand)
-        trial = EngineHand.from_json(engine.to_json())
+        trial = load_hand(engine.to_json())
         trial.open_empty_windows = True
         trial.apply(next(a for a in engine.legal_actions(0) if a.kind == DISCARD and a.to_json()["tile"] == tile))
         assert trial.window is not None
