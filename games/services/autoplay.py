@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.engine.hand import CLAIM
+from games.engine import CLAIM
 from games.models import Hand, Seat, Table
 from games.services import locks, play, reads
 from games.services.common import Refused, announce_table_change, log

@@ -11,8 +11,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games import fanout
-from games.engine.refusals import JSONValue
-from games.engine.state import IllegalAction
+from games.engine import IllegalAction, JSONValue
 from games.models import Table
 
 log = logging.getLogger("caishen.table")

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from accounts import services as accounts
 from accounts.models import Wallet
-from games.engine.refusals import JSONValue
+from games.engine import JSONValue
 from games.models import Seat, Table
 from games.services.common import Refused, log, setting
 
