@@ -157,7 +157,12 @@ def next_seat(seat: int, step: int = 1) -> int:
 
 
 class Hand:
-    """One hand of one rule set."""
+    """One hand of one rule set.
+
+    A rule set's hooks read the hand's data and move it on only through its public methods
+    (:meth:`discard`, :meth:`next_draw`, :meth:`replacement_draw`, :meth:`finish_win`,
+    :meth:`finish_draw`, :meth:`end_hand`, the win contexts and :meth:`self_win_refusal`);
+    the ``_private`` ones are the machine's own (tests/test_architecture.py checks)."""
 
     def __init__(
         self,
@@ -324,6 +329,7 @@ class Hand:
         return self.variant.kong_refusal(self, seat, t, kind)
 
     def self_win_refusal(self, seat: int) -> Refusal | None:
+        """Why ``seat`` may not declare a self-drawn win now, or ``None`` if it may."""
         if seat != self.turn or self.phase != PLAY:
             return refuse("self_win_not_your_turn", "you may only declare a self-drawn win on your own turn")
         if self.turn_kind == BY_CLAIM:
@@ -333,6 +339,7 @@ class Hand:
         return verdict if isinstance(verdict, str) else None
 
     def self_win_context(self, seat: int) -> WinContext:
+        """The :class:`WinContext` of a self-drawn win by ``seat`` on the hand it holds now."""
         p = self.players[seat]
         return WinContext(
             seat=seat,
@@ -423,6 +430,8 @@ class Hand:
         return None
 
     def claim_win_context(self, seat: int, kind: str, from_seat: int, tile: Tile) -> WinContext:
+        """The :class:`WinContext` of ``seat`` winning on ``tile`` from ``from_seat`` (``kind``:
+        :data:`ON_DISCARD` or :data:`ON_ADDED_KONG`, a robbed kong)."""
         p = self.players[seat]
         counts = list(p.counts)
         counts[tile] += 1
@@ -534,6 +543,8 @@ class Hand:
         return events
 
     def discard(self, seat: int, tile: Tile, events: list[Event]) -> None:
+        """``seat`` discards ``tile``: the rule set's :meth:`after_discard`, then the claim window
+        (or, nobody able to claim, the next draw)."""
         p = self.players[seat]
         p.remove(tile)
         p.discards.append(tile)
@@ -644,6 +655,8 @@ class Hand:
         self.replacement_draw(seat, events)
 
     def next_draw(self, seat: int, events: list[Event]) -> None:
+        """``seat``'s normal draw from the head, or the exhaustive draw when the rule set allows
+        none; the rule set may hold it back behind a prompt (:meth:`before_draw`)."""
         self.turn = seat
         if not self.variant.can_draw(self):
             self.finish_draw(events)
@@ -653,6 +666,8 @@ class Hand:
         self._give(seat, self.wall.draw_head(), BY_DRAW, events)
 
     def replacement_draw(self, seat: int, events: list[Event]) -> None:
+        """``seat``'s replacement draw from the tail (after a kong, a flower, ...), or the
+        exhaustive draw when no tile is left."""
         self.turn = seat
         if self.wall.remaining() == 0:
             self.finish_draw(events)
@@ -672,6 +687,7 @@ class Hand:
         self.variant.after_draw(self, seat, tile, events)
 
     def finish_win(self, ctx: WinContext, events: list[Event]) -> None:
+        """End the hand on the (legal) win ``ctx``: the rule set judges and settles it."""
         verdict = self.variant.evaluate_win(self, ctx)
         assert not isinstance(verdict, str), verdict
         self.result = self.variant.settle_win(self, ctx, verdict)
@@ -690,10 +706,13 @@ class Hand:
         )
 
     def finish_draw(self, events: list[Event]) -> None:
+        """End the hand in an exhaustive draw, settled by the rule set."""
         self.result = self.variant.settle_draw(self)
         self.end_hand(events, Event("exhaustive_draw"))
 
     def end_hand(self, events: list[Event], first: Event) -> None:
+        """End the hand on the result already set: ``first`` (the event saying why), then
+        ``hand_end`` with the result, every concealed hand and the seed."""
         assert self.result is not None
         self.phase = ENDED
         self.window = None
