@@ -31,8 +31,7 @@ from rest_framework.views import APIView
 
 from games import disclosure, join_limits, overload, services
 from games.access import can_open, remember_room_code, state_for_reader
-from games.engine.state import SEATS, Event
-from games.engine.variants import all_variants, get_variant
+from games.engine import SEATS, Event, all_variants, get_variant
 from games.models import Hand, Table
 from games.refusal_text import refusal_text
 from games.rules.rule_set_names import rule_set_name

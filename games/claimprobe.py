@@ -38,8 +38,7 @@ from django.utils import timezone
 
 from games import fanout, services, timers
 from games.deltas import apply_delta, as_update, chains, state_of
-from games.engine import CLAIM, PASS, turn
-from games.engine.bots import GreedyBot
+from games.engine import CLAIM, PASS, GreedyBot, turn
 from games.models import Hand, Table
 
 CLAIM_EVENTS = {"chow", "pung", "kong", "win"}

@@ -1,6 +1,6 @@
 """The engines of running hands, kept between steps in the process that applied them.
 
-Decoding a hand's snapshot (``Hand.from_json``) on every step cost as much as applying the
+Decoding a hand's snapshot (``load_hand``) on every step cost as much as applying the
 step.  The row stays the authority: an entry is keyed by the hand's id and stamped with its
 ``seq`` and wall seed, and used only when the locked row still has that seq and seed (an id
 reused after a rollback or a restore carries another seed), so a step applied elsewhere (another daphne process, the
@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from games.engine.hand import Hand as EngineHand
+from games.engine import Hand as EngineHand
 
 
 class EngineCache:

@@ -20,7 +20,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import disclosure, fastjson
 from games.deltas import make_delta, state_of
-from games.engine.hand import Hand as EngineHand
+from games.engine import Hand as EngineHand
 from games.frame_cache import HISTORY, LAST_STATES, Received
 from games.frames import Snapshot
 from games.models import Hand, Seat, Table

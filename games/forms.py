@@ -12,9 +12,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.options import Option
-from games.engine.variants import all_variants, get_variant
-from games.engine.variants.base import Variant
+from games.engine import Option, Variant, all_variants, get_variant
 from games.models import ROOM_CODE_ALPHABET, Table
 from games.rules import option_text
 from games.rules.rule_set_names import rule_set_name

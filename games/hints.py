@@ -11,8 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from games.engine.insight.hints import hints
-from games.engine.insight.seat_view import SeatView
+from games.engine import SeatView, hints
 from games.models import Table
 
 log = logging.getLogger(__name__)

@@ -12,10 +12,8 @@ from typing import Any
 from django.utils import timezone
 
 from games import disclosure
-from games.engine.hand import Hand as EngineHand
-from games.engine.state import SEATS, Action
-from games.engine.tiles import parse_tile, parse_tiles
-from games.engine.variants import get_variant
+from games.engine import SEATS, Action, get_variant, parse_tile, parse_tiles
+from games.engine import Hand as EngineHand
 from games.frames import Snapshot
 from games.hints import hints_for
 from games.models import Hand, Seat, Table

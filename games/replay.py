@@ -34,13 +34,19 @@ from typing import Any
 from django.core.cache import cache
 
 from games import disclosure
-from games.engine.hand import Hand as EngineHand
-from games.engine.hand import current_snapshot
-from games.engine.insight.analysis import HandAnalysis, analyse
-from games.engine.state import Action, IllegalAction
-from games.engine.tiles import TileNotationError, format_tiles
-from games.engine.variants import get_variant
-from games.engine.wall import seed_commitment
+from games.engine import (
+    Action,
+    HandAnalysis,
+    IllegalAction,
+    TileNotationError,
+    analyse,
+    current_snapshot,
+    format_tiles,
+    get_variant,
+    load_hand,
+    seed_commitment,
+)
+from games.engine import Hand as EngineHand
 from games.models import Hand
 from mahjong_platform.jsonlimits import loads_bounded
 
@@ -103,7 +109,7 @@ def _dealt(engine: EngineHand) -> dict[str, Any]:
 
 
 def _new_engine(snapshot: dict[str, Any]) -> EngineHand:
-    return EngineHand.from_json(snapshot)  # claim protection comes with the snapshot
+    return load_hand(snapshot)  # claim protection comes with the snapshot
 
 
 # --------------------------------------------------------------------------- export

@@ -29,8 +29,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from games.engine.hand import Hand as EngineHand
-from games.engine.state import Action
+from games.engine import Action, load_hand
+from games.engine import Hand as EngineHand
 from games.frames import Snapshot
 from games.models import Hand, HandAction, HandStart, Table
 from games.protocol import hand_info, render_state
@@ -146,7 +146,7 @@ def _replayed(row: Hand, applied: int) -> EngineHand | None:
     start = HandStart.objects.filter(hand_id=row.pk).only("snapshot").first()
     if start is None:
         return None
-    engine = EngineHand.from_json(start.snapshot)  # claim protection comes with the snapshot
+    engine = load_hand(start.snapshot)  # claim protection comes with the snapshot
     for action in row.actions.filter(seq__lte=applied).order_by("seq", "index").values_list("action", flat=True):
         engine.apply_trusted(Action.from_json(action))  # validated when it was played
     return engine
@@ -159,7 +159,7 @@ def _saved(row: Hand, seq: int) -> EngineHand | None:
     snapshot = Hand.objects.filter(pk=row.pk, seq=seq).values_list("snapshot", flat=True).first()
     if snapshot is None:
         return None
-    return EngineHand.from_json(snapshot)
+    return load_hand(snapshot)
 
 
 def public_view(row: Hand, applied: int) -> dict[str, Any] | None:

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import join_limits, overload, services
 from games.access import can_open, remember_room_code, state_for_reader
-from games.engine.variants import all_variants, get_variant
+from games.engine import all_variants, get_variant
 from games.forms import JoinForm, LobbyFilterForm, TableForm, option_sets, variant_or_default
 from games.models import Hand, Table
 from games.refusal_text import refusal_text

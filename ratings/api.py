@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.access import can_open
-from games.engine.variants import all_variants
+from games.engine import all_variants
 from games.models import Table
 from games.services import locks
 from mahjong_platform.serializers import StrictJSONTypes

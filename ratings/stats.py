@@ -18,7 +18,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Max
 
-from games.engine.state import SEATS
+from games.engine import SEATS
 from games.models import Hand, Seat
 
 TOP_HANDS = 5

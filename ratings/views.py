@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games.engine.variants import all_variants, get_variant
+from games.engine import all_variants, get_variant
 from ratings import services
 from ratings.chart import history_chart
 from ratings.elo import INITIAL

@@ -1,8 +1,13 @@
-"""The rules engine stays pure: games.engine imports only itself and the standard library.
+"""The rules engine stays pure, whole and entered by its front door.
 
-Two checks: import-linter's contract from pyproject.toml (direct and indirect imports of Django,
-Channels, DRF, Celery and the platform packages), and a plain scan of every import statement
-under games/engine against the stdlib (what a forbidden-list cannot say).
+* Pure: games.engine imports only itself and the standard library.  Two checks: import-linter's
+  contract from pyproject.toml (direct and indirect imports of Django, Channels, DRF, Celery and
+  the platform packages), and a plain scan of every import statement under games/engine against
+  the stdlib (what a forbidden-list cannot say).
+* One front door: outside the engine, code imports from ``games.engine`` only, never one of its
+  modules (import-linter's second contract).
+* Whole: the engine's modules import one another without a cycle (type-only imports count), and
+  the rule sets move a hand on through its public methods, never a ``Hand._private`` one.
 """
 
 from __future__ import annotations
@@ -12,12 +17,17 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
+import grimp
 import pytest
+
+from games.engine.hand import Hand
 
 REPO = Path(__file__).resolve().parent.parent
 ENGINE_DIR = REPO / "games" / "engine"
+IMPORT_LINTER = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
 
 # Third-party imports the engine may make, by module: the benchmark measures the `mahjong`
 # package against our engine on the same hands.
@@ -36,11 +46,21 @@ def run_lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*command, "--no-cache"], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
-def test_engine_import_contract_is_kept():
+def test_engine_import_contracts_are_kept():
     result = run_lint_imports(REPO)
 
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "1 kept, 0 broken" in result.stdout
+    assert f"{len(IMPORT_LINTER['contracts'])} kept, 0 broken" in result.stdout
+
+
+def lint_with_probe(tmp_path: Path, probe_path: str, probe: str) -> subprocess.CompletedProcess[str]:
+    """import-linter on a copy of the tree with one extra module, so the real tree is never touched."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in IMPORT_LINTER["root_packages"]:
+        shutil.copytree(REPO / package, tmp_path / package, ignore=ignore)
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / probe_path).write_text(probe)
+    return run_lint_imports(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -53,17 +73,39 @@ def test_engine_import_contract_is_kept():
     ],
 )
 def test_the_contract_catches_an_impure_import(tmp_path, probe, reported):
-    # Proves the contract has teeth, on a copy of the tree so the real engine is never touched.
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for package in ("games", "accounts", "mahjong_platform"):
-        shutil.copytree(REPO / package, tmp_path / package, ignore=ignore)
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    (tmp_path / "games" / "engine" / "_probe_impure.py").write_text(probe)
-
-    result = run_lint_imports(tmp_path)
+    result = lint_with_probe(tmp_path, "games/engine/_probe_impure.py", probe)
 
     assert result.returncode != 0
     assert f"games.engine._probe_impure -> {reported}" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("probe_path", "probe", "reported"),
+    [
+        ("games/_probe_deep.py", "from games.engine.hand import Hand\n", "games._probe_deep -> games.engine.hand"),
+        (
+            "tournaments/_probe_deep.py",
+            "import games.engine.variants.base\n",
+            "tournaments._probe_deep -> games.engine.variants.base",
+        ),
+        (
+            "games/services/_probe_deep.py",
+            "from games.engine.insight.hints import hints\n",
+            "games.services._probe_deep -> games.engine.insight.hints",
+        ),
+    ],
+)
+def test_the_contract_catches_an_import_past_the_front_door(tmp_path, probe_path, probe, reported):
+    result = lint_with_probe(tmp_path, probe_path, probe)
+
+    assert result.returncode != 0
+    assert reported in result.stdout
+
+
+def test_the_front_door_itself_is_open(tmp_path):
+    result = lint_with_probe(tmp_path, "games/_probe_front_door.py", "from games.engine import Hand, load_hand\n")
+
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def module_name(path: Path) -> str:
@@ -111,3 +153,38 @@ def test_engine_imports_only_itself_and_the_standard_library():
     ]
 
     assert not offences, "games.engine must import only games.engine.* and the stdlib:\n" + "\n".join(offences)
+
+
+def test_the_engine_imports_form_no_cycle():
+    # Type-only imports (under TYPE_CHECKING) count: a cycle hidden from the interpreter is
+    # still two modules that cannot be understood, or changed, one without the other.
+    graph = grimp.build_graph("games", cache_dir=None)
+    engine = {m for m in graph.modules if m == "games.engine" or m.startswith("games.engine.")}
+    # Each import a -> b with a way back from b to a closes a cycle: a -> b -> ... -> a.
+    cycles = {
+        (importer, *(graph.find_shortest_chain(importer=imported, imported=importer) or ()))
+        for importer in sorted(engine)
+        for imported in graph.find_modules_directly_imported_by(importer) & engine
+        if graph.chain_exists(importer=imported, imported=importer)
+    }
+
+    assert {"games.engine.hand", "games.engine.variants.base"} <= engine
+    assert not cycles, "import cycles inside games.engine:\n" + "\n".join(" -> ".join(c) for c in sorted(cycles))
+
+
+# Hand's own private members: what a rule set reaching into the machine would name.
+HAND_PRIVATE = {name for name in vars(Hand) if name.startswith("_") and not name.startswith("__")}
+
+
+def test_rule_sets_call_no_private_hand_method():
+    offences = [
+        f"{path.relative_to(REPO)}:{node.lineno}: {ast.unparse(node)}"
+        for path in sorted((ENGINE_DIR / "variants").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+        if isinstance(node, ast.Attribute)
+        and node.attr in HAND_PRIVATE
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+
+    assert HAND_PRIVATE, "Hand has private methods to guard"
+    assert not offences, "rule sets must use Hand's public methods (docs/engine.md):\n" + "\n".join(offences)

@@ -22,9 +22,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from games import services as games
-from games.engine.options import OptionsError
-from games.engine.variants import get_variant
-from games.engine.wall import new_seed, seed_commitment
+from games.engine import OptionsError, get_variant, new_seed, seed_commitment
 from games.models import Hand, Table
 from tournaments.models import Registration, Round, RoundSeat, RoundTable, Tournament
 

@@ -8,7 +8,8 @@ yield exactly one history.
 This is the engine's front door: the platform, the tools and the tests need nothing else.
 
 * making a hand: :func:`new_hand` (a real, seeded deal) and :func:`rigged_hand` (a deal as
-  given, the scenario runner's), or :meth:`Hand.from_json` (a saved snapshot);
+  given, the scenario runner's), or :func:`load_hand` (a saved snapshot, older ones too:
+  :func:`current_snapshot`);
 * playing it: :meth:`Hand.legal_actions`, :meth:`Hand.refusal`, :meth:`Hand.apply` (raises
   :class:`IllegalAction`), :meth:`Hand.view`;
 * driving it: :func:`turn` says who owes a decision now, what the rules force, each seat's
@@ -16,7 +17,14 @@ This is the engine's front door: the platform, the tools and the tests need noth
   :func:`advance` plays the automatic seats (:func:`bot_chooser`) until a person must decide;
 * the phases (:data:`PLAY`, :data:`CLAIM`, :data:`ENDED`) and the shared verbs (:data:`DISCARD`,
   :data:`PASS`, ...);
-* the notation: tiles as ``5m``, ``E``, ``C`` (:func:`parse_tile`, :func:`tile_str`, ...).
+* the notation: tiles as ``5m``, ``E``, ``C`` (:func:`parse_tile`, :func:`tile_str`, ...);
+* the rule sets (:func:`get_variant`, :func:`all_variants`, :class:`Variant`, their
+  :class:`Option` and :class:`PreHandQuestion`), the seeds (:func:`new_seed`,
+  :func:`seed_commitment`), refusals (:func:`refuse`), the bot (:class:`GreedyBot`) and the
+  insight the tables and replays show (:func:`hints`, :class:`SeatView`, :func:`analyse`).
+
+Code outside the engine imports from here only (an import-linter contract in pyproject.toml
+keeps it so); what lies behind the door may move without the platform noticing.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.bots import GreedyBot
 from games.engine.driver import (
     Chooser,
     Turn,
@@ -36,12 +45,18 @@ from games.engine.driver import (
     turn,
 )
 from games.engine.hand import CLAIM, ENDED, PLAY, Hand
+from games.engine.insight.analysis import HandAnalysis, analyse
+from games.engine.insight.hints import hints
+from games.engine.insight.seat_view import SeatView
+from games.engine.options import Option, OptionsError
+from games.engine.refusals import JSONValue, refuse
 from games.engine.state import (
     CHOW,
     DISCARD,
     KONG,
     PASS,
     PUNG,
+    SEATS,
     WIN,
     Action,
     Event,
@@ -51,8 +66,9 @@ from games.engine.state import (
     seat_name,
 )
 from games.engine.tiles import Tile, TileNotationError, format_tiles, parse_tile, parse_tiles, tile_str
-from games.engine.variants import all_variants, get_variant
-from games.engine.variants.base import Variant
+from games.engine.variants import all_variants, current_snapshot, get_variant, load_hand
+from games.engine.variants.base import PreHandQuestion, Variant
+from games.engine.wall import new_seed, seed_commitment
 
 
 def new_hand(
@@ -97,32 +113,47 @@ __all__ = [
     "PASS",
     "PLAY",
     "PUNG",
+    "SEATS",
     "WIN",
     "Action",
     "Chooser",
     "Event",
+    "GreedyBot",
     "Hand",
+    "HandAnalysis",
     "IllegalAction",
+    "JSONValue",
+    "Option",
+    "OptionsError",
+    "PreHandQuestion",
     "Result",
+    "SeatView",
     "Tile",
     "TileNotationError",
     "Turn",
     "Variant",
     "advance",
     "all_variants",
+    "analyse",
     "bot_chooser",
     "claim_taken",
+    "current_snapshot",
     "decide",
     "decision_rng",
     "format_tiles",
     "get_variant",
+    "hints",
     "idle_passes",
+    "load_hand",
     "new_hand",
+    "new_seed",
     "parse_tile",
     "parse_tiles",
+    "refuse",
     "rigged_hand",
     "seat_index",
     "seat_name",
+    "seed_commitment",
     "tile_str",
     "turn",
 ]

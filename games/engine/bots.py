@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import Final, Protocol
 
 from games.engine import shapes
-from games.engine.hand import CLAIM, ON_DISCARD
+from games.engine.hand import CLAIM, ON_DISCARD, Hand
 from games.engine.state import CHOW, DISCARD, KONG, KONG_CONCEALED, PASS, PUNG, WIN, Action
 from games.engine.tiles import NUM_KINDS, Tile
 from games.engine.variants.dongbei.scoring import READY
@@ -33,9 +33,6 @@ from games.engine.variants.zhangzhou import hands as zhangzhou_hands
 from games.engine.variants.zhangzhou.rules import ROB_GOLD, ROB_KONG, YOU, Zhangzhou
 from games.engine.variants.zhangzhou.rules import live as zhangzhou_live
 from games.engine.variants.zhangzhou.scoring import zhangzhou_state
-
-if TYPE_CHECKING:
-    from games.engine.hand import Hand
 
 # Shanten answers a GreedyBot remembers; hands repeat within a hand far more than across hands.
 MEMO_LIMIT = 20_000

@@ -19,9 +19,9 @@ fast path used for replays of already-validated histories.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from games.engine.refusals import Refusal, refuse
 from games.engine.rule_state import RuleState
@@ -48,9 +48,6 @@ from games.engine.state import (
 )
 from games.engine.tiles import NUM_ALL_KINDS, Tile, format_tiles, is_suited, parse_tile, tile_str
 from games.engine.wall import Wall
-
-if TYPE_CHECKING:
-    from games.engine.variants.base import Variant
 
 PLAY, CLAIM, ENDED = "play", "claim", "ended"
 # How the player whose turn it is came to hold their tiles.
@@ -109,16 +106,68 @@ class WinContext:
     melds: list[Meld]
 
 
+@dataclass(slots=True)
+class WinVerdict:
+    """A variant's judgement of a legal win: the patterns it scores."""
+
+    patterns: list[str]
+    data: dict[str, Any]
+
+
+class RuleSet(Protocol):
+    """What the hand machine asks of its rule set: the hooks it calls, nothing more.
+
+    :class:`~games.engine.variants.base.Variant` implements it (its docstrings say what each
+    hook is for).  The machine names this protocol rather than ``Variant`` so that the rule
+    sets may import the machine while the machine imports no rule set: the engine's imports
+    stay a tree (tests/test_architecture.py checks it)."""
+
+    key: str
+    state_type: type[RuleState]
+    kong_after_claim: bool
+    added_kong_robbable: bool
+
+    def wild_kinds(self, hand: Hand) -> frozenset[Tile]: ...
+    def discard_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None: ...
+    def chow_refusal(self, hand: Hand, seat: int, tile: Tile, rest: list[Tile]) -> Refusal | None: ...
+    def pung_refusal(self, hand: Hand, seat: int, tile: Tile) -> Refusal | None: ...
+    def kong_refusal(self, hand: Hand, seat: int, tile: Tile, kind: str) -> Refusal | None: ...
+    def chow_stand_ins(self, hand: Hand) -> Mapping[Tile, Tile]: ...
+    def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal: ...
+    def pick_claim(self, hand: Hand, window: ClaimWindow) -> Action | None: ...
+    def can_draw(self, hand: Hand) -> bool: ...
+    def forced_action(self, hand: Hand, seat: int) -> Action | None: ...
+    def extra_own_turn_actions(self, hand: Hand, seat: int) -> list[Action]: ...
+    def extra_refusal(self, hand: Hand, action: Action) -> Refusal | None: ...
+    def apply_extra(self, hand: Hand, action: Action, events: list[Event]) -> None: ...
+    def prompt(self, hand: Hand) -> dict[int, list[Action]] | None: ...
+    def answer_prompt(self, hand: Hand, action: Action, events: list[Event]) -> None: ...
+    def before_draw(self, hand: Hand, seat: int, events: list[Event]) -> bool: ...
+    def after_draw(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None: ...
+    def after_discard(self, hand: Hand, seat: int, tile: Tile, events: list[Event]) -> None: ...
+    def after_meld(self, hand: Hand, seat: int, meld: Meld, events: list[Event]) -> None: ...
+    def on_claim_answer(self, hand: Hand, action: Action) -> None: ...
+    def settle_win(self, hand: Hand, ctx: WinContext, verdict: WinVerdict) -> Result: ...
+    def settle_draw(self, hand: Hand) -> Result: ...
+    def public_info(self, hand: Hand) -> dict[str, Any]: ...
+    def public_flags(self, flags: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
 def next_seat(seat: int, step: int = 1) -> int:
     return (seat + step) % 4
 
 
 class Hand:
-    """One hand of one rule set."""
+    """One hand of one rule set.
+
+    A rule set's hooks read the hand's data and move it on only through its public methods
+    (:meth:`discard`, :meth:`next_draw`, :meth:`replacement_draw`, :meth:`finish_win`,
+    :meth:`finish_draw`, :meth:`end_hand`, the win contexts and :meth:`self_win_refusal`);
+    the ``_private`` ones are the machine's own (tests/test_architecture.py checks)."""
 
     def __init__(
         self,
-        variant: Variant,
+        variant: RuleSet,
         options: dict[str, Any],
         context: dict[str, Any],
         wall: Wall,
@@ -167,7 +216,7 @@ class Hand:
         This hand is left as it was."""
         snapshot = copy.deepcopy(self.to_json())
         snapshot["open_empty_windows"] = on
-        return Hand.from_json(snapshot)
+        return Hand.from_json(snapshot, self.variant)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -210,7 +259,7 @@ class Hand:
     def _own_turn_actions(self, seat: int) -> list[Action]:
         p = self.players[seat]
         acts: list[Action] = []
-        if self._self_win_refusal(seat) is None:
+        if self.self_win_refusal(seat) is None:
             acts.append(Action(seat, WIN))
         counts = p.counts
         held = [t for t, n in enumerate(counts) if n]
@@ -252,7 +301,7 @@ class Hand:
         if action.kind == KONG:
             return self._own_kong_refusal(action)
         if action.kind == WIN:
-            return self._self_win_refusal(action.seat)
+            return self.self_win_refusal(action.seat)
         return self.variant.extra_refusal(self, action)
 
     def _prompt_refusal(self, prompt: dict[int, list[Action]], action: Action) -> Refusal | None:
@@ -295,16 +344,18 @@ class Hand:
             return NO_REPLACEMENT
         return self.variant.kong_refusal(self, seat, t, kind)
 
-    def _self_win_refusal(self, seat: int) -> Refusal | None:
+    def self_win_refusal(self, seat: int) -> Refusal | None:
+        """Why ``seat`` may not declare a self-drawn win now, or ``None`` if it may."""
         if seat != self.turn or self.phase != PLAY:
             return refuse("self_win_not_your_turn", "you may only declare a self-drawn win on your own turn")
         if self.turn_kind == BY_CLAIM:
             return NO_WIN_AFTER_CLAIM
-        ctx = self._self_win_context(seat)
+        ctx = self.self_win_context(seat)
         verdict = self.variant.evaluate_win(self, ctx)
         return verdict if isinstance(verdict, str) else None
 
-    def _self_win_context(self, seat: int) -> WinContext:
+    def self_win_context(self, seat: int) -> WinContext:
+        """The :class:`WinContext` of a self-drawn win by ``seat`` on the hand it holds now."""
         p = self.players[seat]
         return WinContext(
             seat=seat,
@@ -390,11 +441,13 @@ class Hand:
                 return NO_REPLACEMENT
             return self.variant.kong_refusal(self, seat, t, KONG_EXPOSED)
         if action.kind == WIN:
-            verdict = self.variant.evaluate_win(self, self._claim_win_context(seat, w.kind, w.seat, w.tile))
+            verdict = self.variant.evaluate_win(self, self.claim_win_context(seat, w.kind, w.seat, w.tile))
             return verdict if isinstance(verdict, str) else None
         return None
 
-    def _claim_win_context(self, seat: int, kind: str, from_seat: int, tile: Tile) -> WinContext:
+    def claim_win_context(self, seat: int, kind: str, from_seat: int, tile: Tile) -> WinContext:
+        """The :class:`WinContext` of ``seat`` winning on ``tile`` from ``from_seat`` (``kind``:
+        :data:`ON_DISCARD` or :data:`ON_ADDED_KONG`, a robbed kong)."""
         p = self.players[seat]
         counts = list(p.counts)
         counts[tile] += 1
@@ -420,7 +473,7 @@ class Hand:
             s = (seat + step) % 4
             counts = self.players[s].counts
             acts: list[Action] = []
-            verdict = variant.evaluate_win(self, self._claim_win_context(s, kind, seat, tile))
+            verdict = variant.evaluate_win(self, self.claim_win_context(s, kind, seat, tile))
             if not isinstance(verdict, str):
                 acts.append(Action(s, WIN))
             if kind == ON_DISCARD:
@@ -493,19 +546,21 @@ class Hand:
             return events
         if action.kind == DISCARD:
             assert action.tile is not None
-            self._discard(action.seat, action.tile, events)
+            self.discard(action.seat, action.tile, events)
         elif action.kind == KONG:
             assert action.tile is not None
             self._own_kong(action.seat, action.tile, events)
         elif action.kind == WIN:
             p = self.players[action.seat]
-            self._finish_win(self._self_win_context(action.seat), events)
+            self.finish_win(self.self_win_context(action.seat), events)
             p.drawn = None
         else:
             self.variant.apply_extra(self, action, events)
         return events
 
-    def _discard(self, seat: int, tile: Tile, events: list[Event]) -> None:
+    def discard(self, seat: int, tile: Tile, events: list[Event]) -> None:
+        """``seat`` discards ``tile``: the rule set's :meth:`after_discard`, then the claim window
+        (or, nobody able to claim, the next draw)."""
         p = self.players[seat]
         p.remove(tile)
         p.discards.append(tile)
@@ -534,7 +589,7 @@ class Hand:
             self._after_window_passed(w.kind, w.seat, w.tile, events)
             return
         if chosen.kind == WIN:
-            self._finish_win(self._claim_win_context(chosen.seat, w.kind, w.seat, w.tile), events)
+            self.finish_win(self.claim_win_context(chosen.seat, w.kind, w.seat, w.tile), events)
             return
         self._take_discard(w, chosen, events)
 
@@ -542,7 +597,7 @@ class Hand:
         if kind == ON_ADDED_KONG:
             self._complete_added_kong(seat, tile, events)
         else:
-            self._next_draw(next_seat(seat), events)
+            self.next_draw(next_seat(seat), events)
 
     def _take_discard(self, w: ClaimWindow, action: Action, events: list[Event]) -> None:
         seat, t = action.seat, w.tile
@@ -575,7 +630,7 @@ class Hand:
         self.variant.after_meld(self, seat, meld, events)
         if meld.is_kong:
             self.kongs_made += 1
-            self._replacement_draw(seat, events)
+            self.replacement_draw(seat, events)
 
     def _own_kong(self, seat: int, tile: Tile, events: list[Event]) -> None:
         p = self.players[seat]
@@ -589,7 +644,7 @@ class Hand:
             self.kongs_made += 1
             events.append(Event("kong", seat, {"meld": meld.public_json()}, {"meld": meld.to_json()}))
             self.variant.after_meld(self, seat, meld, events)
-            self._replacement_draw(seat, events)
+            self.replacement_draw(seat, events)
             return
         # Added kong: others may rob it before it stands.
         p.remove(tile)
@@ -613,21 +668,25 @@ class Hand:
         self.turn = seat
         events.append(Event("kong", seat, {"meld": meld.to_json()}))
         self.variant.after_meld(self, seat, meld, events)
-        self._replacement_draw(seat, events)
+        self.replacement_draw(seat, events)
 
-    def _next_draw(self, seat: int, events: list[Event]) -> None:
+    def next_draw(self, seat: int, events: list[Event]) -> None:
+        """``seat``'s normal draw from the head, or the exhaustive draw when the rule set allows
+        none; the rule set may hold it back behind a prompt (:meth:`before_draw`)."""
         self.turn = seat
         if not self.variant.can_draw(self):
-            self._finish_draw(events)
+            self.finish_draw(events)
             return
         if self.variant.before_draw(self, seat, events):
             return  # the variant opened a prompt first (漳州 抢暗杠) and makes the draw itself later
         self._give(seat, self.wall.draw_head(), BY_DRAW, events)
 
-    def _replacement_draw(self, seat: int, events: list[Event]) -> None:
+    def replacement_draw(self, seat: int, events: list[Event]) -> None:
+        """``seat``'s replacement draw from the tail (after a kong, a flower, ...), or the
+        exhaustive draw when no tile is left."""
         self.turn = seat
         if self.wall.remaining() == 0:
-            self._finish_draw(events)
+            self.finish_draw(events)
             return
         self._give(seat, self.wall.draw_tail(), BY_REPLACEMENT, events)
 
@@ -643,7 +702,8 @@ class Hand:
         )
         self.variant.after_draw(self, seat, tile, events)
 
-    def _finish_win(self, ctx: WinContext, events: list[Event]) -> None:
+    def finish_win(self, ctx: WinContext, events: list[Event]) -> None:
+        """End the hand on the (legal) win ``ctx``: the rule set judges and settles it."""
         verdict = self.variant.evaluate_win(self, ctx)
         assert not isinstance(verdict, str), verdict
         self.result = self.variant.settle_win(self, ctx, verdict)
@@ -654,18 +714,21 @@ class Hand:
                 discarder = self.players[ctx.from_seat]
                 discarder.claimed_discards.append(len(discarder.discards) - 1)
             self.players[ctx.seat].add(ctx.tile)
-        self._end(
+        self.end_hand(
             events,
             Event(
                 "win", ctx.seat, {"tile": tile_str(ctx.tile) if ctx.tile is not None else None, "source": ctx.source}
             ),
         )
 
-    def _finish_draw(self, events: list[Event]) -> None:
+    def finish_draw(self, events: list[Event]) -> None:
+        """End the hand in an exhaustive draw, settled by the rule set."""
         self.result = self.variant.settle_draw(self)
-        self._end(events, Event("exhaustive_draw"))
+        self.end_hand(events, Event("exhaustive_draw"))
 
-    def _end(self, events: list[Event], first: Event) -> None:
+    def end_hand(self, events: list[Event], first: Event) -> None:
+        """End the hand on the result already set: ``first`` (the event saying why), then
+        ``hand_end`` with the result, every concealed hand and the seed."""
         assert self.result is not None
         self.phase = ENDED
         self.window = None
@@ -799,12 +862,12 @@ class Hand:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Hand:
-        """The hand a :meth:`to_json` snapshot saved (older ones too: :func:`current_snapshot`)."""
-        from games.engine.variants import get_variant
-
-        d = current_snapshot(d)
-        variant = get_variant(d["variant"])
+    def from_json(cls, d: dict[str, Any], variant: RuleSet) -> Hand:
+        """The hand a :meth:`to_json` snapshot of ``variant`` saved.  The registry's
+        :func:`~games.engine.variants.load_hand` finds the rule set by the snapshot's key and
+        brings an older snapshot's keys up to date first."""
+        if d["variant"] != variant.key:
+            raise ValueError(f"a {d['variant']!r} snapshot cannot load as {variant.key!r}")
         h = cls(
             variant=variant,
             options=dict(d["options"]),
@@ -827,24 +890,15 @@ class Hand:
         return h
 
 
-def current_snapshot(d: dict[str, Any]) -> dict[str, Any]:
-    """A :meth:`Hand.to_json` snapshot in today's keys.  One saved before ``ply`` and
-    ``open_empty_windows`` were (the platform's hands in progress, the starting points of its
-    replays) named the ply ``seq``, and was always played with claim protection on.  One saved
-    before the typed rule-set state kept the same fields in an untyped ``extra``: it becomes
-    the rule set's ``state`` as :meth:`~games.engine.rule_state.RuleState.to_json` writes it
-    (fields the old code had not set take their defaults)."""
-    if "ply" in d and "open_empty_windows" in d and "state" in d:
-        return d
-    out = dict(d)
-    if "ply" not in out:
-        out["ply"] = out.pop("seq")
-    out.setdefault("open_empty_windows", True)
-    if "state" not in out:
-        from games.engine.variants import get_variant
+S = TypeVar("S", bound=RuleState)
 
-        out["state"] = get_variant(out["variant"]).state_type.from_json(out.pop("extra")).to_json()
-    return out
+
+def state_of(hand: Hand, cls: type[S]) -> S:
+    """``hand.state`` as the rule set's own type (a rule set reads only its own hands)."""
+    state = hand.state
+    if not isinstance(state, cls):
+        raise TypeError(f"{hand.variant.key} keeps a {type(state).__name__}, not a {cls.__name__}")
+    return state
 
 
 # Which fields each shared verb carries: (tile, tiles).  Variant verbs check their own.
@@ -878,4 +932,16 @@ def _malformed(action: Action) -> Refusal | None:
     return None
 
 
-__all__ = ["Hand", "ClaimWindow", "WinContext", "PLAY", "CLAIM", "ENDED", "SEATS", "current_snapshot", "next_seat"]
+__all__ = [
+    "Hand",
+    "ClaimWindow",
+    "RuleSet",
+    "WinContext",
+    "WinVerdict",
+    "PLAY",
+    "CLAIM",
+    "ENDED",
+    "SEATS",
+    "next_seat",
+    "state_of",
+]

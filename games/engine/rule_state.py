@@ -13,14 +13,9 @@ set yet takes the field's default, which is what the old code's ``extra.get`` as
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import Any, Self
 
 from games.engine.tiles import Tile
-
-if TYPE_CHECKING:
-    from games.engine.hand import Hand
-
-S = TypeVar("S", bound="RuleState")
 
 
 @dataclass(slots=True)
@@ -49,14 +44,6 @@ class RuleState:
         return type(self).from_json(self.to_json())
 
 
-def state_of(hand: Hand, cls: type[S]) -> S:
-    """``hand.state`` as the rule set's own type (a rule set reads only its own hands)."""
-    state = hand.state
-    if not isinstance(state, cls):
-        raise TypeError(f"{hand.variant.key} keeps a {type(state).__name__}, not a {cls.__name__}")
-    return state
-
-
 def _plain(v: Any) -> Any:
     """A deep copy of a JSON-shaped value (lists and dicts rebuilt, tuples as lists)."""
     if isinstance(v, list | tuple):
@@ -66,4 +53,4 @@ def _plain(v: Any) -> Any:
     return v
 
 
-__all__ = ["RuleState", "state_of"]
+__all__ = ["RuleState"]

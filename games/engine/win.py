@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
+from games.engine.hand import WinContext
 from games.engine.scoring import check_zero_sum
 from games.engine.state import SEATS, BreakdownItem, Meld, Result
 from games.engine.tiles import Tile, tile_str
-
-if TYPE_CHECKING:
-    from games.engine.hand import WinContext
 
 SELF_DRAW, DISCARD_WIN, ROBBING_KONG = "self_draw", "discard", "robbing_kong"
 

@@ -25,7 +25,7 @@ from django.test import override_settings
 
 from games import fanout, services
 from games.engine import Hand as EngineHand
-from games.engine import turn
+from games.engine import load_hand, turn
 from games.loadtest.reference import consumer as reference
 from games.models import Hand, Table
 
@@ -114,7 +114,7 @@ def _play(table: Table, users: list[Any], rng: random.Random, timings: Timings) 
                 return
             services.wake("hand", row.pk, row.seq)  # the next hand of the match
             continue
-        engine = EngineHand.from_json(row.snapshot)
+        engine = load_hand(row.snapshot)
         picked = _choose(engine, rng)
         if picked is None:
             services.wake("hand", row.pk, row.seq)

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import get_language
 
-from games.engine.options import Option
+from games.engine import Option
 
 
 @dataclass(frozen=True)

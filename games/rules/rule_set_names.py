@@ -7,7 +7,7 @@ English name. A rule set missing here falls back to the engine's name (and a tes
 
 from __future__ import annotations
 
-from games.engine.variants import get_variant
+from games.engine import get_variant
 from games.rules.option_text import W, Words
 
 NAMES: dict[str, Words] = {

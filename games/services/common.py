@@ -9,8 +9,7 @@ from datetime import datetime
 from django.db import transaction
 
 from games import fanout
-from games.engine.refusals import JSONValue
-from games.engine.state import IllegalAction
+from games.engine import IllegalAction, JSONValue
 from games.models import Table
 
 log = logging.getLogger("caishen.table")

@@ -15,7 +15,7 @@ from django.conf import settings
 
 from accounts import services as accounts
 from accounts.models import Wallet
-from games.engine.refusals import JSONValue
+from games.engine import JSONValue
 from games.models import Seat, Table
 from games.services.common import Refused, log
 

@@ -13,8 +13,7 @@ from django.utils import timezone
 
 from accounts.models import Wallet
 from games import overload, timers
-from games.engine.options import OptionsError
-from games.engine.variants import get_variant
+from games.engine import OptionsError, get_variant
 from games.models import Seat, Table
 from games.services import holds, locks, match, presence
 from games.services.common import (

@@ -11,10 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import timers
-from games.engine.hand import Hand as EngineHand
-from games.engine.variants import get_variant
-from games.engine.variants.base import PreHandQuestion
-from games.engine.wall import new_seed
+from games.engine import Hand as EngineHand
+from games.engine import PreHandQuestion, get_variant, new_seed
 from games.models import Hand, HandStart, Seat, Table
 from games.services import holds, locks, play, reads
 from games.services.common import (

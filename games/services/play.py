@@ -23,6 +23,7 @@ from games.engine import (
     CLAIM,
     PASS,
     Action,
+    GreedyBot,
     IllegalAction,
     TileNotationError,
     Turn,
@@ -32,11 +33,11 @@ from games.engine import (
     decision_rng,
     get_variant,
     idle_passes,
+    load_hand,
+    refuse,
     turn,
 )
 from games.engine import Hand as EngineHand
-from games.engine.bots import GreedyBot
-from games.engine.refusals import refuse
 from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, PlayerTableSettings, Seat, Table
 from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
@@ -316,13 +317,13 @@ def engine_for_step(row: Hand) -> EngineHand:
     engine = ENGINES.take(row.pk, row.seq, row.seed)
     if engine is None:
         snapshot = row.snapshot if "snapshot" in row.__dict__ else _snapshot_of(row.pk)
-        engine = EngineHand.from_json(snapshot)  # claim protection comes with the snapshot
+        engine = load_hand(snapshot)  # claim protection comes with the snapshot
     return engine
 
 
 def decoded_engine(row: Hand) -> EngineHand:
     """The engine for reading only (snapshots, the escape rule): decoded, the cache untouched."""
-    return EngineHand.from_json(row.snapshot)
+    return load_hand(row.snapshot)
 
 
 def engine_for_reading(row: Hand) -> EngineHand:

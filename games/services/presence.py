@@ -7,7 +7,7 @@ from django.db import transaction
 
 from accounts.models import Wallet
 from accounts.services import settle, system_wallet
-from games.engine.variants import get_variant
+from games.engine import get_variant
 from games.models import Hand, Seat, Table
 from games.services import holds, locks, play, reads
 from games.services.common import (

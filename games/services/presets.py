@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.engine import Action, Turn
-from games.engine.state import DISCARD, WIN
+from games.engine import DISCARD, WIN, Action, Turn
 from games.models import PlayerTableSettings
 
 AUTOMATIC_FIELDS = ("auto_pass_claims", "auto_win", "tsumogiri")

@@ -11,8 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Wallet
 from accounts.services import settle, split_movement, system_wallet
-from games.engine.state import Result
-from games.engine.variants import get_variant
+from games.engine import Result, get_variant
 from games.models import Hand, Seat
 from games.services import holds, locks
 from games.services.common import (

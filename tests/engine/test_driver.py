@@ -18,6 +18,7 @@ from games.engine import (
     bot_chooser,
     get_variant,
     idle_passes,
+    load_hand,
     new_hand,
     rigged_hand,
     turn,
@@ -32,11 +33,11 @@ def walk(variant: str, seed: str, protection: bool) -> list[Hand]:
     """Every state a random-bot hand passes through (copies, so each stays as it was)."""
     hand = new_hand(variant, seed=seed, open_empty_windows=protection)
     bots = [make_bot("random") for _ in range(4)]
-    states = [Hand.from_json(hand.to_json())]
+    states = [load_hand(hand.to_json())]
 
     def apply(action: Action) -> None:
         hand.apply(action)
-        states.append(Hand.from_json(hand.to_json()))
+        states.append(load_hand(hand.to_json()))
 
     assert advance(hand, bot_chooser(bots, random.Random(seed)), apply).ended
     return states
@@ -83,11 +84,11 @@ def test_claim_protection_is_saved_in_the_snapshot() -> None:
     for flag in (False, True):
         hand = new_hand("zhejiang_caishen", seed="snap", open_empty_windows=flag)
         saved = json.loads(json.dumps(hand.to_json()))
-        assert saved["open_empty_windows"] is flag and Hand.from_json(saved).open_empty_windows is flag
+        assert saved["open_empty_windows"] is flag and load_hand(saved).open_empty_windows is flag
     dealt = new_hand("zhejiang_caishen", seed="deal")
     hands = [list(p.hand) for p in dealt.players]
     rigged = rigged_hand("zhejiang_caishen", hands, flipped=dealt.wall.face_up_tiles()[0], open_empty_windows=True)
-    assert rigged.open_empty_windows and Hand.from_json(rigged.to_json()).open_empty_windows
+    assert rigged.open_empty_windows and load_hand(rigged.to_json()).open_empty_windows
     assert not rigged_hand("zhejiang_caishen", hands, flipped=dealt.wall.face_up_tiles()[0]).open_empty_windows
 
 
@@ -99,7 +100,7 @@ def test_a_snapshot_saved_before_ply_still_loads() -> None:
     old = hand.to_json()
     old["seq"] = old.pop("ply")
     del old["open_empty_windows"]
-    loaded = Hand.from_json(old)
+    loaded = load_hand(old)
     assert loaded.ply == hand.ply == 7 and loaded.open_empty_windows
     assert loaded.to_json() == hand.to_json()
     assert "seq" not in loaded.to_json()

@@ -9,7 +9,7 @@ import pytest
 
 from games.engine.hand import CLAIM, ENDED, Hand
 from games.engine.state import CHOW, KONG, PUNG, WIN, Action, IllegalAction
-from games.engine.variants import get_variant
+from games.engine.variants import get_variant, load_hand
 
 
 def random_play(seed: int, check: bool = True) -> Hand:
@@ -83,7 +83,7 @@ def test_snapshot_round_trip_continues_identically() -> None:
         a.apply(a.timeout_action(a.turn) or Action(a.turn, "pass"))
         while a.phase == CLAIM and a.window is not None:
             a.apply(Action(a.window.waiting_on()[0], "pass"))
-    b = Hand.from_json(json.loads(json.dumps(a.to_json())))
+    b = load_hand(json.loads(json.dumps(a.to_json())))
     assert b.to_json() == a.to_json()
     while a.phase != ENDED:
         seat = a.window.waiting_on()[0] if a.window is not None else a.turn

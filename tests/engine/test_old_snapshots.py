@@ -3,10 +3,10 @@
 ``snapshots/old_extra.json`` was written by the engine of commit dbe23fe, when a hand kept its
 rule-set state in an untyped ``extra`` dict: two mid-hand snapshots of each rule set, the
 actions that followed and the result they led to.  Live databases hold such snapshots, so
-``Hand.from_json`` must read them, and the rest of the hand must end exactly as it did then
-(the same itemised breakdown, the same deltas).  That engine opened a claim window only when
+:func:`~games.engine.variants.load_hand` must read them, and the rest of the hand must end
+exactly as it did then (the same itemised breakdown, the same deltas).  That engine opened a claim window only when
 someone could claim, so each snapshot says ``open_empty_windows: false`` (one without the key
-is a platform hand, played with claim protection on: :func:`games.engine.hand.current_snapshot`).
+is a platform hand, played with claim protection on: :func:`games.engine.variants.current_snapshot`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-from games.engine.hand import Hand
 from games.engine.state import Action
-from games.engine.variants import all_variants
+from games.engine.variants import all_variants, load_hand
 from tests.engine.rig import matches
 
 FIXTURE = Path(__file__).parent / "snapshots" / "old_extra.json"
@@ -32,7 +31,7 @@ def test_every_rule_set_has_an_old_snapshot() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['variant']}-{c['seed'][:8]}")
 def test_old_snapshot_loads_and_ends_as_before(case: dict[str, Any]) -> None:
-    hand = Hand.from_json(case["snapshot"])
+    hand = load_hand(case["snapshot"])
     for a in case["actions"]:
         hand.apply(Action.from_json(a))
     assert hand.ended
@@ -45,7 +44,7 @@ def test_old_snapshot_loads_and_ends_as_before(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['variant']}-{c['seed'][:8]}")
 def test_old_snapshot_round_trips(case: dict[str, Any]) -> None:
     """Loaded and saved again, then loaded once more, the hand plays to the same end."""
-    again = Hand.from_json(json.loads(json.dumps(Hand.from_json(case["snapshot"]).to_json())))
+    again = load_hand(json.loads(json.dumps(load_hand(case["snapshot"]).to_json())))
     for a in case["actions"]:
         again.apply(Action.from_json(a))
     assert again.result is not None
@@ -56,7 +55,7 @@ def test_old_snapshot_round_trips(case: dict[str, Any]) -> None:
 def test_old_extra_becomes_the_typed_state(case: dict[str, Any]) -> None:
     """Every value the old ``extra`` held is the same-named field of the rule set's state, and
     a snapshot written now keeps it under ``state`` only."""
-    hand = Hand.from_json(case["snapshot"])
+    hand = load_hand(case["snapshot"])
     assert type(hand.state) is hand.variant.state_type
     saved = hand.to_json()
     assert "extra" not in saved
@@ -69,4 +68,4 @@ def test_an_unknown_state_field_is_refused() -> None:
     snapshot = json.loads(json.dumps(CASES[0]["snapshot"]))
     snapshot["extra"]["no_such_field"] = 1
     with pytest.raises(ValueError, match="no_such_field"):
-        Hand.from_json(snapshot)
+        load_hand(snapshot)

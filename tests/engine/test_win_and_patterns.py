@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from games.engine.hand import Hand, WinContext
+from games.engine.hand import WinContext, state_of
 from games.engine.patterns import Pattern, by_key, matching
-from games.engine.rule_state import RuleState, state_of
+from games.engine.rule_state import RuleState
 from games.engine.state import BreakdownItem
-from games.engine.variants import all_variants
+from games.engine.variants import all_variants, load_hand
 from games.engine.variants.dongbei import scoring as dongbei
 from games.engine.variants.wenzhou import hands as wenzhou
 from games.engine.variants.zhangzhou import scoring as zhangzhou
@@ -113,7 +113,7 @@ def test_each_rule_set_keeps_its_own_state_and_saves_it(variant: Any) -> None:
     assert variant.state_type is not RuleState  # every rule set records something of its own
     assert state_of(hand, variant.state_type) is hand.state
     saved = json.loads(json.dumps(hand.to_json()))
-    again = Hand.from_json(saved)
+    again = load_hand(saved)
     assert again.state == hand.state and again.wild_set == hand.wild_set
     assert again.state is not hand.state
     # A snapshot is a copy: changing the live state afterwards does not reach it.

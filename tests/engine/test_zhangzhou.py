@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import scenario
-from games.engine.hand import ENDED, PLAY, Hand, WinContext
+from games.engine import load_hand, scenario
+from games.engine.hand import ENDED, PLAY, Hand, WinContext, WinVerdict
 from games.engine.options import OptionsError
 from games.engine.state import (
     CHOW,
@@ -27,7 +27,6 @@ from games.engine.state import (
 )
 from games.engine.tiles import WHITE, format_tiles, is_flower, parse_tile, parse_tiles
 from games.engine.variants import get_variant
-from games.engine.variants.base import WinVerdict
 from games.engine.variants.zhangzhou import hands as zh
 from games.engine.variants.zhangzhou import scoring as zs
 from games.engine.variants.zhangzhou.rules import PROMPT, ROB_GOLD, ROB_KONG, YOU, break_ring, live
@@ -868,11 +867,11 @@ def test_claim_kinds_listed_match_their_reasons_under_stand_ins() -> None:
 def test_snapshot_keeps_prompt_and_you_state() -> None:
     sc = golden()
     hand = after(sc["hands"], sc["actions"][:2], wall=sc["wall"])
-    again = Hand.from_json(json.loads(json.dumps(hand.to_json())))
+    again = load_hand(json.loads(json.dumps(hand.to_json())))
     assert again.to_json() == hand.to_json() and again.legal_actions(2) == hand.legal_actions(2)
     hand = after(kong_hands(GUESSER), [act("E", "kong", "4s"), act("E", "discard", "F")], flipped="9s", tail="9m")
     scenario.close_window(hand)
-    again = Hand.from_json(json.loads(json.dumps(hand.to_json())))
+    again = load_hand(json.loads(json.dumps(hand.to_json())))
     assert again.legal_actions(1) == hand.legal_actions(1) and again.phase == PROMPT
 
 
@@ -927,7 +926,7 @@ def test_wins_on_forced_discards_follow_the_table_option(allowed: bool) -> None:
     v = get_variant(V)
     hand = after(furiten_hands(), [], flipped="P", options={"double_you_discard_win": allowed})
     hand.state.double_you = [1]  # S is 双游: W's forced 3m may (or may not) be won by N
-    verdict = v.evaluate_win(hand, hand._claim_win_context(3, "discard", 2, T("3m")))
+    verdict = v.evaluate_win(hand, hand.claim_win_context(3, "discard", 2, T("3m")))
     assert isinstance(verdict, WinVerdict) == allowed
     assert v.pung_refusal(hand, 3, T("E")) is not None  # and never a chow or pung meanwhile
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import scenario
+from games.engine import load_hand, scenario
 from games.engine.hand import CLAIM, PLAY, Hand
 from games.engine.simulate import simulate
 from games.engine.state import DISCARD, PASS, WIN, Action
@@ -152,7 +152,7 @@ def test_random_hands_snapshot_and_replay(seed: int, names: list[str]) -> None:
     again = v.new_hand(seed=f"snap-{seed}")
     for a in played[:cut]:
         again.apply(a)
-    copy = Hand.from_json(json.loads(json.dumps(again.to_json())))
+    copy = load_hand(json.loads(json.dumps(again.to_json())))
     assert copy.to_json() == again.to_json()
     for a in played[cut:]:
         assert copy.apply(a) == again.apply(a)

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from games import access, disclosure, spectating
 from games import services as games
+from games.engine import load_hand
 from games.engine.hand import Hand as EngineHand
 from games.engine.tiles import format_tiles, parse_tiles
 from games.models import Hand, HandStart, Seat, Table
@@ -103,7 +104,7 @@ def begin_next_hand(table: Table) -> Hand:
 
 def engine_of(row: Hand) -> EngineHand:
     row.refresh_from_db()
-    return EngineHand.from_json(row.snapshot)
+    return load_hand(row.snapshot)
 
 
 class Secrets:
@@ -114,7 +115,7 @@ class Secrets:
         start = HandStart.objects.get(hand=h1).snapshot
         self.seeds = [h1.seed, ev.round.seed]
         assert h1.seed == services.derive_seed(ev.round.seed, 1) == ev.hand(ev.t2, 1).seed
-        dealt = EngineHand.from_json(start)
+        dealt = load_hand(start)
         self.wall = format_tiles(dealt.wall.tiles)
         # Table 1's hands as revealed at its end: its own players may see them, nobody else.
         self.revealed_t1 = [format_tiles(p.hand) for p in engine_of(h1).players]

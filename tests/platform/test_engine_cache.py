@@ -13,7 +13,7 @@ import pytest
 from django.db import transaction
 
 from games import services
-from games.engine.hand import Hand as EngineHand
+from games.engine import load_hand
 from games.engine.tiles import tile_str
 from games.engine_cache import ENGINES, EngineCache
 from games.models import Hand
@@ -57,7 +57,7 @@ def test_a_step_applied_elsewhere_is_not_answered_from_the_cache() -> None:
     hand.refresh_from_db()
     assert ENGINES.take(hand.pk, seq, hand.seed) is not None  # held at this seq (and taken out)
     # Another process applies W's pung: the row moves to seq + 1 without this process's cache.
-    stale = EngineHand.from_json(hand.snapshot)
+    stale = load_hand(hand.snapshot)
     ENGINES.put(hand.pk, seq, hand.seed, stale)
     other = services.decoded_engine(hand)
     from games.engine.state import Action
@@ -105,7 +105,7 @@ def test_entries_match_seq_and_seed_and_the_cache_is_bounded() -> None:
 
 def test_peek_renders_from_the_cache_without_taking_the_entry() -> None:
     cache = EngineCache(size=4)
-    engine = EngineHand.from_json(started("pk")[1].snapshot)
+    engine = load_hand(started("pk")[1].snapshot)
     cache.put(7, 3, "seed", engine)
     assert cache.peek(7, 3, "seed") is engine
     assert cache.peek(7, 3, "seed") is engine  # still there: peeking takes nothing

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games import access, services, spectating
 from games.access import ROOM_CODES_SESSION_KEY
+from games.engine import load_hand
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
@@ -222,11 +223,10 @@ def test_state_for_reader_gives_seated_players_their_view_and_others_the_delayed
 # ------------------------------------------------------------- resync floods (issue 15)
 def reference_view(hand: Hand, seq: int) -> dict[str, Any]:
     """The public view at ``seq`` rebuilt the slow way: the deal and every step up to it."""
-    from games.engine.hand import Hand as EngineHand
     from games.engine.state import Action
     from games.models import HandAction, HandStart
 
-    engine = EngineHand.from_json(HandStart.objects.get(hand=hand).snapshot).with_claim_protection()
+    engine = load_hand(HandStart.objects.get(hand=hand).snapshot).with_claim_protection()
     for logged in HandAction.objects.filter(hand=hand, seq__lte=seq).order_by("seq", "index"):
         engine.apply_trusted(Action.from_json(logged.action))
     return engine.view(None)

@@ -49,6 +49,7 @@ from games.engine.insight.hints import WORSENS, HintSet, Waits, hints, parts_aft
 from games.engine.insight.reader import ShapeReader
 from games.engine.insight.seat_view import Offer, SeatView
 from games.engine.state import CHOW, DISCARD, KONG, PASS, PUNG, WIN, Action, seat_name
+from games.engine.variants import load_hand
 
 # Decision kinds
 TURN, CLAIM = "turn", "claim"
@@ -302,7 +303,7 @@ def judge(engine: Hand, act: Action, n: int) -> Judgement | None:
 def analyse(initial_snapshot: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> HandAnalysis:
     """Judge every decision of the hand dealt as ``initial_snapshot`` and played by ``actions``
     (the replay's action objects, in order; trusted: replays validate them first)."""
-    engine = Hand.from_json(dict(initial_snapshot))
+    engine = load_hand(dict(initial_snapshot))
     judgements: list[Judgement] = []
     decisions = [0, 0, 0, 0]
     mistakes = [0, 0, 0, 0]

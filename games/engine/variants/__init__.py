@@ -6,12 +6,16 @@ one rule set's helpers), this module has run to the end and registered all five.
 never import this module to register themselves: each defines its ``Variant`` class in
 ``<key>/rules.py`` and this module makes the one instance.  Adding a rule set is one line in
 ``_VARIANTS`` (and its import); see docs/engine.md.
+
+The registry also loads saved hands (:func:`load_hand`): a snapshot names its rule set by key,
+and only the registry knows the keys, so the hand machine itself never imports a rule set.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
+from games.engine.hand import Hand
 from games.engine.variants.base import Variant
 from games.engine.variants.dongbei import Dongbei
 from games.engine.variants.wenzhou import Wenzhou
@@ -19,7 +23,7 @@ from games.engine.variants.zhangzhou import Zhangzhou
 from games.engine.variants.zhedong_de import ZhedongDe
 from games.engine.variants.zhejiang_caishen import ZhejiangCaishen
 
-__all__ = ["VARIANT_MODULES", "Variant", "all_variants", "get_variant", "register"]
+__all__ = ["VARIANT_MODULES", "Variant", "all_variants", "current_snapshot", "get_variant", "load_hand", "register"]
 
 _REGISTRY: dict[str, Variant] = {}
 
@@ -50,3 +54,27 @@ def get_variant(key: str) -> Variant:
 
 def all_variants() -> list[Variant]:
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def load_hand(snapshot: dict[str, Any]) -> Hand:
+    """The hand a :meth:`Hand.to_json` snapshot saved (older ones too: :func:`current_snapshot`)."""
+    d = current_snapshot(snapshot)
+    return Hand.from_json(d, get_variant(d["variant"]))
+
+
+def current_snapshot(d: dict[str, Any]) -> dict[str, Any]:
+    """A :meth:`Hand.to_json` snapshot in today's keys.  One saved before ``ply`` and
+    ``open_empty_windows`` were (the platform's hands in progress, the starting points of its
+    replays) named the ply ``seq``, and was always played with claim protection on.  One saved
+    before the typed rule-set state kept the same fields in an untyped ``extra``: it becomes
+    the rule set's ``state`` as :meth:`~games.engine.rule_state.RuleState.to_json` writes it
+    (fields the old code had not set take their defaults)."""
+    if "ply" in d and "open_empty_windows" in d and "state" in d:
+        return d
+    out = dict(d)
+    if "ply" not in out:
+        out["ply"] = out.pop("seq")
+    out.setdefault("open_empty_windows", True)
+    if "state" not in out:
+        out["state"] = get_variant(out["variant"]).state_type.from_json(out.pop("extra")).to_json()
+    return out

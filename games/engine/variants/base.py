@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from games.engine.hand import ClaimWindow, Hand, WinContext, WinVerdict
 from games.engine.insight.reader import ShapeReader, plain_reader
 from games.engine.options import OptionsError, OptionsSchema
 from games.engine.refusals import Refusal, refuse
@@ -23,9 +24,6 @@ from games.engine.rule_state import RuleState
 from games.engine.state import CHOW, KONG, PUNG, WIN, Action, BreakdownItem, Event, Meld, Player, Result
 from games.engine.tiles import Tile, format_tiles, parse_tiles, standard_set, tile_str
 from games.engine.wall import Wall, break_order, new_seed, rigged_wall, seed_commitment, shuffled_tiles
-
-if TYPE_CHECKING:
-    from games.engine.hand import ClaimWindow, Hand, WinContext
 
 # Claim priority classes: a higher number wins the window.
 CLAIM_RANK = {WIN: 3, KONG: 2, PUNG: 2, CHOW: 1}
@@ -64,14 +62,6 @@ class PreHandQuestion:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> PreHandQuestion:
         return cls(d["key"], d["label"], tuple(d["seats"]), tuple(d["choices"]), d["default"])
-
-
-@dataclass(slots=True)
-class WinVerdict:
-    """A variant's judgement of a legal win: the patterns it scores."""
-
-    patterns: list[str]
-    data: dict[str, Any]
 
 
 class Variant:
@@ -113,8 +103,6 @@ class Variant:
         """A real hand: shuffle by seed, roll, break (:meth:`break_wall`), deal (:meth:`deal`),
         then the variant's set-up (:meth:`after_deal`).  ``open_empty_windows``: claim
         protection (:class:`~games.engine.hand.Hand`)."""
-        from games.engine.hand import Hand
-
         opts = self.validate_options(options)
         ctx = self.validate_context(context)
         seed = seed if seed is not None else new_seed()
@@ -175,8 +163,6 @@ class Variant:
         open_empty_windows: bool = False,
     ) -> Hand:
         """A hand dealt as given (the scenario runner's), unlisted tiles filled deterministically."""
-        from games.engine.hand import Hand
-
         opts = self.validate_options(options)
         ctx = self.validate_context(context)
         sizes = [self.hand_size + 1] + [self.hand_size] * 3

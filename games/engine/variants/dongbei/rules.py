@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.engine import shapes
-from games.engine.hand import BY_REPLACEMENT, PLAY
+from games.engine.hand import BY_REPLACEMENT, PLAY, Hand, WinContext, WinVerdict
 from games.engine.insight.reader import ShapeReader
 from games.engine.options import Option, OptionsError, OptionsSchema
 from games.engine.refusals import Refusal, refuse
@@ -42,7 +42,7 @@ from games.engine.state import (
     Result,
 )
 from games.engine.tiles import NUM_KINDS, Tile, tile_str
-from games.engine.variants.base import PreHandQuestion, Variant, WinVerdict
+from games.engine.variants.base import PreHandQuestion, Variant
 from games.engine.variants.dongbei.hands import could_wait, has_yaojiu, may_be_ready, waiting_tiles, win_forms
 from games.engine.variants.dongbei.scoring import (
     READY,
@@ -53,9 +53,6 @@ from games.engine.variants.dongbei.scoring import (
     settle_win,
 )
 from games.engine.wall import Wall, seed_commitment
-
-if TYPE_CHECKING:
-    from games.engine.hand import Hand, WinContext
 
 DEAD_WALL = 14  # 无杠流局: the last 14 tiles are never drawn (until a kong is made)
 FINAL_ROUND = 4  # the last four drawable tiles, one to each player
@@ -396,7 +393,7 @@ class Dongbei(Variant):
         p.flags[READY_WAITS] = self.ready_waits(hand, action.seat, action.tile)
         events.append(Event("ready", action.seat, {"tile": tile_str(action.tile)}))
         # The declaration *is* the discard: the machine's own discard path opens the claim window.
-        hand._discard(action.seat, action.tile, events)
+        hand.discard(action.seat, action.tile, events)
 
     def forced_action(self, hand: Hand, seat: int) -> Action | None:
         """The system's discard after 报听 and the laying aside of a last-four tile.

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.engine.hand import BY_REPLACEMENT
+from games.engine.hand import BY_REPLACEMENT, Hand, WinContext
 from games.engine.patterns import Pattern, matching
 from games.engine.rule_state import RuleState
 from games.engine.scoring import Ledger, others
@@ -32,9 +32,6 @@ from games.engine.variants.dongbei.hands import (
     sequence_fans,
 )
 from games.engine.win import WinFacts, draw_result, win_result
-
-if TYPE_CHECKING:
-    from games.engine.hand import Hand, WinContext
 
 DEALER = 0  # within a hand the dealer is always seat E
 READY = "ready"  # player flag: declared 听 (报听)

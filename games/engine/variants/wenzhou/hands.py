@@ -16,16 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from games.engine import shapes
+from games.engine.hand import WinContext
 from games.engine.patterns import Pattern, by_key, matching
 from games.engine.state import MELD_CHOW, Meld
 from games.engine.tiles import NUM_KINDS, WHITE, Tile
 from games.engine.win import WinFacts
-
-if TYPE_CHECKING:
-    from games.engine.hand import WinContext
 
 EIGHT_PAIRS: Final = shapes.EIGHT_PAIRS_PLUS_ONE  # 八对: 8 pairs + 1 (four of a kind = 2 pairs)
 EIGHT_PAIRS_READY: Final = shapes.PairsForm("eight_pairs_ready", 8, 0, four_as_two_pairs=True)  # 已经有八对

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from games.engine.hand import ClaimWindow, Hand, WinContext, WinVerdict
 from games.engine.insight.reader import ShapeReader
 from games.engine.options import Option, OptionsError, OptionsSchema
 from games.engine.refusals import Refusal, refuse
@@ -34,7 +35,7 @@ from games.engine.state import (
     Result,
 )
 from games.engine.tiles import GREEN, NUM_KINDS, RED, WHITE, Tile, parse_tile, standard_set, tile_str
-from games.engine.variants.base import NOT_A_WIN, PreHandQuestion, ScenarioError, Variant, WinVerdict
+from games.engine.variants.base import NOT_A_WIN, PreHandQuestion, ScenarioError, Variant
 from games.engine.variants.wenzhou.hands import (
     CLASS_LABEL,
     EIGHT_PAIRS,
@@ -59,9 +60,6 @@ from games.engine.variants.wenzhou.scoring import (
 )
 from games.engine.wall import Wall, rigged_wall
 from games.engine.win import draw_result, win_result
-
-if TYPE_CHECKING:
-    from games.engine.hand import ClaimWindow, Hand, WinContext
 
 RESERVE: Final = 16  # tiles beyond the 财神, drawn only as kong replacements
 PASS_PUNG, PASS_WIN = "pass_pung", "pass_win"  # 过碰 / 过胡: private player flags
@@ -334,7 +332,7 @@ class Wenzhou(Variant):
         p = hand.players[seat]
         if any(p.counts[t] and self.discard_refusal(hand, seat, t) is None for t in set(p.hand)):
             return None
-        return Action(seat, WIN) if hand._self_win_refusal(seat) is None else None
+        return Action(seat, WIN) if hand.self_win_refusal(seat) is None else None
 
     # --------------------------------------------------------------------- wins
     def evaluate_win(self, hand: Hand, ctx: WinContext) -> WinVerdict | Refusal:
@@ -399,7 +397,7 @@ class Wenzhou(Variant):
             return super().pick_claim(hand, window)
 
         def key(a: Action) -> tuple[tuple[int, int], int]:
-            ctx = hand._claim_win_context(a.seat, window.kind, window.seat, window.tile)
+            ctx = hand.claim_win_context(a.seat, window.kind, window.seat, window.tile)
             verdict = self.evaluate_win(hand, ctx)
             assert not isinstance(verdict, str), verdict
             judgement: Judgement = verdict.data["judgement"]

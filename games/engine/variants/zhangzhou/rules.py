@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.engine import shapes
-from games.engine.hand import BY_CLAIM, BY_DEAL, BY_DRAW, BY_REPLACEMENT, CLAIM, ENDED, WinContext
+from games.engine.hand import BY_CLAIM, BY_DEAL, BY_DRAW, BY_REPLACEMENT, CLAIM, ENDED, Hand, WinContext, WinVerdict
 from games.engine.insight.reader import ShapeReader
 from games.engine.options import Option, OptionsError, OptionsSchema
 from games.engine.patterns import matching
@@ -44,12 +44,9 @@ from games.engine.state import (
     seat_name,
 )
 from games.engine.tiles import NUM_KINDS, WHITE, Tile, format_tiles, is_flower, parse_tile, standard_set, tile_str
-from games.engine.variants.base import NOT_A_WIN, ScenarioError, Variant, WinVerdict
+from games.engine.variants.base import NOT_A_WIN, ScenarioError, Variant
 from games.engine.variants.zhangzhou import hands, scoring
 from games.engine.wall import Wall, rigged_wall, seed_commitment
-
-if TYPE_CHECKING:
-    from games.engine.hand import Hand
 
 DEALER = 0
 STACKS_PER_WALL = 18
@@ -326,7 +323,7 @@ class Zhangzhou(Variant):
             p = hand.players[seat]
             ctx = WinContext(seat, None, "self_draw", None, BY_DEAL, list(p.counts), list(p.melds))
             events.append(Event("three_golds", seat))
-            hand._finish_win(ctx, events)
+            hand.finish_win(ctx, events)
         elif kind == ROB_GOLD:
             self._rob_gold(hand, seat, events)
         else:
@@ -338,10 +335,10 @@ class Zhangzhou(Variant):
             held = state.held_draw
             if held is not None:
                 state.held_draw = None
-                hand._next_draw(held, events)  # 抢暗杠 may still be asked before it
+                hand.next_draw(held, events)  # 抢暗杠 may still be asked before it
             return
         state.skip_prompt = True  # asked already: this time the draw goes ahead
-        hand._next_draw(pr["seats"][0]["seat"], events)
+        hand.next_draw(pr["seats"][0]["seat"], events)
 
     def before_draw(self, hand: Hand, seat: int, events: list[Event]) -> bool:
         state = scoring.zhangzhou_state(hand)
@@ -399,7 +396,7 @@ class Zhangzhou(Variant):
         counts[gold] += 1
         events.append(Event(ROB_GOLD, seat, {"tile": tile_str(gold)}))
         ctx = WinContext(seat, gold, ROB_GOLD, None, hand.turn_kind, counts, list(p.melds))
-        hand._finish_win(ctx, events)
+        hand.finish_win(ctx, events)
 
     @staticmethod
     def _set_aside(p: Player, gold: Tile) -> Tile:
@@ -426,7 +423,7 @@ class Zhangzhou(Variant):
                 i = next(i for i, m in enumerate(melds) if m.kind == KONG_CONCEALED and m.tiles[0] == tile)
                 melds[i] = Meld(MELD_PUNG, (tile,) * 3)  # the robbed kong is broken: no 杠分
                 events.append(Event(ROB_KONG, seat, {"tile": tile_str(tile), "from": seat_name(owner)}))
-                hand._finish_win(ctx, events)
+                hand.finish_win(ctx, events)
                 return
         actual = {
             seat_name(s): format_tiles(m.tiles[:1])
@@ -435,16 +432,16 @@ class Zhangzhou(Variant):
             if m.kind == KONG_CONCEALED
         }
         hand.result = scoring.settle_false_win(hand, seat, tile_str(tile), actual)
-        hand._end(events, Event("false_win", seat, {"guess": tile_str(tile), "concealed_kongs": actual}))
+        hand.end_hand(events, Event("false_win", seat, {"guess": tile_str(tile), "concealed_kongs": actual}))
 
     def _auto_win(self, hand: Hand, seat: int, events: list[Event], why: str) -> bool:
-        ctx = hand._self_win_context(seat)
+        ctx = hand.self_win_context(seat)
         if isinstance(self.evaluate_win(hand, ctx), str):
             return False
         events.append(Event("auto_win", seat, {"why": why}))
         # The scenario runner accepts a listed draw or win that confirms it.
         scoring.zhangzhou_state(hand).auto_win = seat
-        hand._finish_win(ctx, events)
+        hand.finish_win(ctx, events)
         hand.players[seat].drawn = None
         return True
 
@@ -632,9 +629,9 @@ class Zhangzhou(Variant):
             p.drawn = None
             events.append(Event("flower", seat, {"tile": tile_str(tile)}))
             if live(hand) <= 0:
-                hand._finish_draw(events)  # no tile is left to replace it: 和局
+                hand.finish_draw(events)  # no tile is left to replace it: 和局
             else:
-                hand._replacement_draw(seat, events)
+                hand.replacement_draw(seat, events)
             return
         if p.flags.get(YOU) == 2 and tile == state.gold:
             state.triple_you = seat  # 三游: the hand stops at once

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+from games.engine.hand import Hand, WinContext, WinVerdict
 from games.engine.patterns import Pattern, by_key
 from games.engine.rule_state import RuleState
 from games.engine.scoring import Ledger, others
@@ -24,10 +25,6 @@ from games.engine.state import BreakdownItem, Result, seat_name
 from games.engine.tiles import Tile
 from games.engine.variants.zhangzhou.hands import points
 from games.engine.win import WinFacts, draw_result, win_result
-
-if TYPE_CHECKING:
-    from games.engine.hand import Hand, WinContext
-    from games.engine.variants.base import WinVerdict
 
 DEALER = 0
 NO_GOLD = -1  # before the 金 is turned up (a hand is never seen so: it is set before play)

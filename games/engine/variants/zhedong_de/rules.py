@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from games.engine import shapes
+from games.engine.hand import Hand, WinContext, WinVerdict, state_of
 from games.engine.insight.reader import ShapeReader
 from games.engine.options import Option, OptionsSchema
 from games.engine.refusals import Refusal, refuse
-from games.engine.rule_state import RuleState, state_of
+from games.engine.rule_state import RuleState
 from games.engine.scoring import Ledger, others
 from games.engine.state import (
     CHOW,
@@ -34,7 +34,7 @@ from games.engine.state import (
     seat_name,
 )
 from games.engine.tiles import DRAGONS, NUM_KINDS, WHITE, Tile, is_suited, parse_tile, suit_of, tile_str
-from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile, WinVerdict
+from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile
 from games.engine.variants.zhedong_de.scoring import (
     CAP,
     PATTERN,
@@ -49,9 +49,6 @@ from games.engine.variants.zhedong_de.scoring import (
     white_splits,
 )
 from games.engine.win import draw_result, win_result
-
-if TYPE_CHECKING:
-    from games.engine.hand import Hand, WinContext
 
 GUO_PENG = "guo_peng"  # player flag: kinds whose pung the player declined since their last draw
 SEAT_CN = "东南西北"

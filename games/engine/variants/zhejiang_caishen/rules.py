@@ -10,21 +10,18 @@ applies, every multiplier a table option.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from games.engine import shapes
+from games.engine.hand import Hand, WinContext, WinVerdict, state_of
 from games.engine.options import Option, OptionsSchema
 from games.engine.patterns import Pattern, by_key, matching
 from games.engine.refusals import Refusal, refuse
-from games.engine.rule_state import RuleState, state_of
+from games.engine.rule_state import RuleState
 from games.engine.scoring import Ledger, others
 from games.engine.state import KONG_ADDED, MELD_CHOW, BreakdownItem, Event, Meld, Result, seat_name
 from games.engine.tiles import NUM_KINDS, Tile, is_suited, tile_str
-from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile, WinVerdict
+from games.engine.variants.base import NOT_A_WIN, FlipsHeadTile
 from games.engine.win import WinFacts, win_result
-
-if TYPE_CHECKING:
-    from games.engine.hand import Hand, WinContext
 
 XIANGGONG = "xianggong"  # player flag: chowed a discarded wild, can never win this hand
 
