@@ -9,10 +9,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from games import (
             checks,  # noqa: F401  (registers the system checks)
-            names,  # noqa: F401  (forgets cached names when a profile changes)
             services,
             tasks,
-            timers,
+        )
+        from games.runtime import timers
+        from games.wire import (
+            names,  # noqa: F401  (forgets cached names when a profile changes)
         )
 
         # The start-up wiring: the timers and the settlement queue are handed what they call, so

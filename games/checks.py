@@ -16,7 +16,7 @@ OWN_CHECK = {"CAISHEN_TIMERS": "caishen.E001", "CAISHEN_LOCAL_TIMERS_UPTO": "cai
 
 
 def _is_in_memory(backend: str) -> bool:
-    """Channels' in-memory layer or a subclass (games.layers.EmbeddedChannelLayer): one process only."""
+    """Channels' in-memory layer or a subclass (games.runtime.layers.EmbeddedChannelLayer): one process only."""
     from channels.layers import InMemoryChannelLayer
 
     try:

@@ -35,7 +35,7 @@ class Table(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(default=20)
     claim_seconds = models.PositiveSmallIntegerField(default=8)
     is_private = models.BooleanField(default=False)
-    # 听牌 hints for the seated players (games/hints.py).  Off for tournament tables, and a
+    # 听牌 hints for the seated players (games/wire/hints.py).  Off for tournament tables, and a
     # table with hints is never rated (ratings.services.is_rated).
     hints = models.BooleanField(default=False)
     room_code = models.CharField(max_length=8, unique=True, default=new_room_code)
@@ -141,7 +141,7 @@ class HandEvent(models.Model):
 
 
 class HandAction(models.Model):
-    """Append-only log of the actions applied to a hand (replays, games/replay.py).
+    """Append-only log of the actions applied to a hand (replays, games/records/replay.py).
 
     ``HandEvent`` records what happened; replaying a hand through the engine needs what was
     *done*: one row per ``Hand.apply`` call, in order, with how many events it produced

@@ -9,7 +9,8 @@ from datetime import datetime
 
 from celery import shared_task
 
-from games import services, timers
+from games import services
+from games.runtime import timers
 
 
 @shared_task(name="games.wake", ignore_result=True)  # type: ignore[untyped-decorator]
@@ -21,7 +22,7 @@ def wake_task(kind: str, obj_id: int, token: int) -> bool:
 def sweep_task() -> int:
     """Beat runs this every few seconds: wake everything overdue (lost or late timers), queue the
     wake-ups of the deadlines coming due before the next sweep (far ones are not queued when they
-    are set: games.timers), and settle finished hands whose settlement task was lost."""
+    are set: games.runtime.timers), and settle finished hands whose settlement task was lost."""
     due = services.due_wakeups()
     for kind, obj_id, token in due:
         services.wake(kind, obj_id, token)
@@ -39,7 +40,7 @@ def settle_task(hand_id: int) -> None:
 
 
 def queue_wake(kind: str, obj_id: int, token: int, at: datetime) -> None:
-    """Queue :func:`wake_task` for when the deadline is due (handed to games.timers at start-up)."""
+    """Queue :func:`wake_task` for when the deadline is due (handed to games.runtime.timers at start-up)."""
     wake_task.apply_async(args=(kind, obj_id, token), eta=at)
 
 

@@ -27,10 +27,10 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games import dbqueue  # noqa: E402
-from games.fanout import OUTBOX  # noqa: E402
-from games.overload import MONITOR  # noqa: E402
-from games.timers import IN_PROCESS, backend_name, local_upto  # noqa: E402
+from games.runtime import dbqueue  # noqa: E402
+from games.runtime.fanout import OUTBOX  # noqa: E402
+from games.runtime.timers import IN_PROCESS, backend_name, local_upto  # noqa: E402
+from games.services.overload import MONITOR  # noqa: E402
 from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
 from mahjong_platform.origins import SameOriginValidator  # noqa: E402
 from mahjong_platform.overload_gate import refuse_while_overloaded  # noqa: E402
@@ -39,8 +39,8 @@ from mahjong_platform.socket_limits import install as bound_socket_output  # noq
 
 
 def bind_to_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """Attach what must run on daphne's event loop: the fan-out outbox (games/fanout.py), the
-    saturation probe (games/overload.py) and, in the embedded mode, the in-process timers and
+    """Attach what must run on daphne's event loop: the fan-out outbox (games/runtime/fanout.py), the
+    saturation probe (games/services/overload.py) and, in the embedded mode, the in-process timers and
     their sweeper.  Idempotent."""
     OUTBOX.bind(loop)
     MONITOR.bind(loop)
@@ -87,7 +87,7 @@ application = bound_to_server_loop(
     )
 )
 
-# The database thread with a lane for timer steps ahead of socket work (games/dbqueue.py):
+# The database thread with a lane for timer steps ahead of socket work (games/runtime/dbqueue.py):
 # installed before the first database_sync_to_async call of the process.
 dbqueue.install()
 

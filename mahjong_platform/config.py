@@ -170,7 +170,7 @@ class CaishenConfig:
         1_000_000, "the system wallet's opening float (bots play for the house)", minimum=0, runtime=True
     )
 
-    # --- Overload (games/overload.py) -----------------------------------------------------------
+    # --- Overload (games/services/overload.py) -----------------------------------------------------------
     # Clamped rather than refused, as the monitor always did: an out-of-range value is the bound.
     overload_step_ms: float = _spec(
         75.0,

@@ -4,7 +4,7 @@
 not a 400), ``1e999`` decodes to ``inf``, ``NaN`` is accepted, and a 10**24 integer decodes fine
 only to overflow a database column later.  :func:`loads_bounded` is the one decoder for client
 input — the REST parser (mahjong_platform/parsers.py), each line of a replay checked through the
-API (games/replay.py) and the table socket's frames — and refuses all of that with a ValueError
+API (games/records/replay.py) and the table socket's frames — and refuses all of that with a ValueError
 whose message says which bound was crossed.
 
 Pure standard library: the socket consumer and anything else may import it without Django.

@@ -12,5 +12,5 @@ from __future__ import annotations
 from typing import Final
 
 POSITIVE_SMALL_MAX: Final = 32_767  # PositiveSmallIntegerField
-# Wallet units per point, on tables and events alike (games.forms.TableForm has the same cap).
+# Wallet units per point, on tables and events alike (games.web.forms.TableForm has the same cap).
 STAKE_MAX: Final = 1_000_000

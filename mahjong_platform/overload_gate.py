@@ -1,6 +1,6 @@
 """Refuse new work on the event loop, before Django, while the process is saturated (issue 17).
 
-The REST API refuses a new table or a match start with 503 while ``games.overload.MONITOR`` says
+The REST API refuses a new table or a match start with 503 while ``games.services.overload.MONITOR`` says
 the process is saturated — but only after the request has gone through Django on the process's
 one database thread (session and user queries, DRF, the seat locks): 5–10 ms of the very thread
 that is saturated.  At four times the knee, clients asking again every few seconds turned those
@@ -27,7 +27,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
-from games import overload
+from games.services import overload
 
 Scope = dict[str, Any]
 Message = dict[str, Any]

@@ -2,6 +2,6 @@
 
 from django.urls import URLPattern, URLResolver
 
-from games.routing import websocket_urlpatterns as game_routes
+from games.live.routing import websocket_urlpatterns as game_routes
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [*game_routes]

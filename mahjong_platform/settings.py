@@ -201,8 +201,8 @@ if REDIS_URL:
             "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
         }
 else:
-    # Channels' in-memory layer, minus its sweep of every channel on every message (games/layers.py).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.layers.EmbeddedChannelLayer"}}
+    # Channels' in-memory layer, minus its sweep of every channel on every message (games/runtime/layers.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.runtime.layers.EmbeddedChannelLayer"}}
 
 # --- Cache --------------------------------------------------------------------------------------
 # Shared by every process in the scaled mode (the sweeper's health mark is written by the Celery
@@ -316,7 +316,7 @@ CAISHEN_SOCKET_SEND_BUFFER = CAISHEN.socket_send_buffer
 CAISHEN_LOGIN_ATTEMPTS = CAISHEN.login_attempts
 CAISHEN_LOGIN_ADDRESS_ATTEMPTS = CAISHEN.login_address_attempts
 CAISHEN_LOGIN_WINDOW = CAISHEN.login_window
-# Wrong room-code guesses per five minutes per session and per address (games/join_limits.py).
+# Wrong room-code guesses per five minutes per session and per address (games/web/join_limits.py).
 CAISHEN_ROOM_CODE_ATTEMPTS = CAISHEN.room_code_attempts
 CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS = CAISHEN.room_code_address_attempts
 # Rate limits key on the client's address: behind a proxy, the header it writes and which peers

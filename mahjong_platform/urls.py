@@ -18,7 +18,7 @@ urlpatterns = [
     # The header's language switch: Django's set_language, which also saves a signed-in user's choice.
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/", include("accounts.api_urls")),
-    path("api/", include("games.api_urls")),  # rule sets, tables, hands
+    path("api/", include("games.web.api_urls")),  # rule sets, tables, hands
     path("api/", include("tournaments.api_urls")),  # events, registration, standings
     path("api/", include("ratings.api_urls")),  # leaderboards, player statistics
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

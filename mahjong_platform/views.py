@@ -110,12 +110,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
             details[name] = detail
     if details:
         body["details"] = details
-    # This process's saturation (games/overload.py), for dashboards and a balancer that routes
+    # This process's saturation (games/services/overload.py), for dashboards and a balancer that routes
     # new tables.  Never an error: a saturated process still serves its running tables, and a
     # balancer that took it out for being busy would move its load onto the others (and drop
     # its sockets) — the process refuses new work itself instead.
-    from games.consumers import SNAPSHOTS
-    from games.overload import MONITOR
+    from games.live.consumers import SNAPSHOTS
+    from games.services.overload import MONITOR
 
     body["load"] = MONITOR.state() | {"snapshots": dict(SNAPSHOTS)}
     return JsonResponse(body, status=200 if body["status"] == "ok" else 503)

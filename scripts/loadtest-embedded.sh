@@ -3,7 +3,7 @@
 # 127.0.0.1:$PORT with the shipped settings, then `manage.py loadtest` against it.
 #   scripts/loadtest-embedded.sh TABLES [SECONDS]        e.g. scripts/loadtest-embedded.sh 100 30
 # Extra options for the load client: LOADTEST_ARGS="--warmup 20 --think 1" scripts/loadtest-embedded.sh 200
-# APP=games.loadtest.reference.asgi:application serves the reference table server instead (alone,
+# APP=games.tools.loadtest.reference.asgi:application serves the reference table server instead (alone,
 # for its own knee: `manage.py loadtest --baseline` runs both servers at one size).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -11,9 +11,9 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _forget_frames() -> Iterator[None]:
-    """Each test starts with no remembered frame states or history (games.frame_cache): the
+    """Each test starts with no remembered frame states or history (games.wire.frame_cache): the
     database is emptied between tests and hand ids repeat, which never happens in a deployment."""
-    from games.frame_cache import HISTORY, LAST_STATES
+    from games.wire.frame_cache import HISTORY, LAST_STATES
 
     LAST_STATES.clear()
     HISTORY.clear()
@@ -22,10 +22,10 @@ def _forget_frames() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _calm_process() -> Iterator[None]:
-    """Each test starts in a process that is not overloaded and serves no table (games.overload):
+    """Each test starts in a process that is not overloaded and serves no table (games.services.overload):
     a socket test's event loop binds the real probe, and its table steps — slow on a busy test
     machine — would otherwise leak into the next tests."""
-    from games import overload
+    from games.services import overload
 
     monitor = overload.MONITOR
     monitor.overloaded, monitor.since, monitor.running = False, None, False

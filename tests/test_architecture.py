@@ -68,7 +68,7 @@ def lint_with_probe(tmp_path: Path, probe_path: str, probe: str) -> subprocess.C
     [
         ("import django\n", "django"),
         ("from channels.layers import get_channel_layer\n", "channels"),
-        ("from games import views\n", "games.views"),
+        ("from games.web import views\n", "games.web.views"),
         ("import mahjong_platform.settings\n", "mahjong_platform.settings"),
     ],
 )
@@ -188,3 +188,25 @@ def test_rule_sets_call_no_private_hand_method():
 
     assert HAND_PRIVATE, "Hand has private methods to guard"
     assert not offences, "rule sets must use Hand's public methods (docs/engine.md):\n" + "\n".join(offences)
+
+
+@pytest.mark.parametrize(
+    ("room", "probe", "reported"),
+    [
+        ("runtime", "from games import services\n", "games.services"),
+        ("wire", "from games.runtime import fanout\n", "games.runtime.fanout"),
+        ("services", "from games.tools import claimprobe\n", "games.tools.claimprobe"),
+    ],
+)
+def test_the_rooms_contract_catches_an_import_that_runs_up(tmp_path, room, probe, reported):
+    # A lower room importing a higher one breaks the layers contract (on a copy of the tree).
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in ("games", "accounts", "mahjong_platform"):
+        shutil.copytree(REPO / package, tmp_path / package, ignore=ignore)
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "games" / room / "_probe_upward.py").write_text(probe)
+
+    result = run_lint_imports(tmp_path)
+
+    assert result.returncode != 0
+    assert f"games.{room}._probe_upward -> {reported}" in result.stdout

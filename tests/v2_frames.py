@@ -1,5 +1,5 @@
 """Test clients of the table socket see whole states, as the browser's page does (static/js/net.js):
-protocol v2 sends a step as a ``delta`` on the state the client holds.  Pure (games.deltas only),
+protocol v2 sends a step as a ``delta`` on the state the client holds.  Pure (games.wire.deltas only),
 so the integration tests' processes can use it without Django."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.deltas import apply_delta, as_update, chains, state_of
+from games.wire.deltas import apply_delta, as_update, chains, state_of
 
 
 class WholeFrames:

@@ -7,7 +7,8 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from games import disclosure, services
+        from games import services
+        from games.records import disclosure
         from tournaments.services import duplicate_hand_disclosed, duplicate_seed
 
         if duplicate_seed not in services.SEED_PROVIDERS:

@@ -4,7 +4,7 @@ Every table of a round is an ordinary table created, seated and started through
 ``games.services`` (the one write path for tables).  Duplicate mode plugs into it by two
 hooks (registered in ``tournaments.apps``): :func:`duplicate_seed` derives each hand's wall
 seed from the round's committed seed, so table 1 and table 2 deal the same walls, and
-:func:`duplicate_hand_disclosed` (``games.disclosure``) keeps a finished hand's seed, hands and
+:func:`duplicate_hand_disclosed` (``games.records.disclosure``) keeps a finished hand's seed, hands and
 replay back while another table of the round still has that deal to play.
 
 Standings are computed from the finished hands, in points (the rule set's base units,
@@ -222,7 +222,7 @@ def duplicate_seed(table: Table, number: int) -> str | None:
 
 
 def duplicate_hand_disclosed(hand: Hand) -> bool | None:
-    """The ``games.disclosure.DISCLOSURE_CHECKS`` hook: hand *k* of a duplicate round keeps its
+    """The ``games.records.disclosure.DISCLOSURE_CHECKS`` hook: hand *k* of a duplicate round keeps its
     secrets (seed, revealed hands, replay) until every table of the round has finished its own
     hand *k* — they are all dealt from the same seed.  A table whose match is over or aborted
     will not play it any more.  Hands are played in order and ``hands_played`` counts the

@@ -13,8 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import disclosure
 from games.models import Hand, Table
+from games.records import disclosure
 from tournaments import services
 from tournaments.forms import TournamentForm
 from tournaments.models import Registration, Tournament
@@ -96,7 +96,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _replay_links(table: Table, withholding: bool) -> list[dict[str, Any]]:
     """The table's finished hands for the page, each with whether its replay may be linked: in a
     duplicate round still being played, a hand opens only once every table has finished it
-    (``games.disclosure``; over rounds and other events have nothing to hold back)."""
+    (``games.records.disclosure``; over rounds and other events have nothing to hold back)."""
     hands = table.hands.filter(status=Hand.FINISHED).order_by("number")
     return [{"hand": h, "open": not withholding or disclosure.may_disclose(h)} for h in hands]
 

@@ -16,6 +16,11 @@ One module per concern; callers use this package (``from games import services``
 * ``wakes`` — what a timer's wake-up does (a hand's deadline, the ready countdown), and the
   sweeper's list of deadlines due;
 * ``common`` — the refusal, settings, the table-changed signal.
+* ``access`` — who may open, watch and act at a table: the pages, the API and the socket ask it;
+* ``overload`` — this process's saturation, and the refusal of new tables and matches past it.
+
+Below the pages and the socket, above the rest: the package may import games.runtime, games.wire,
+games.records, games.rules, games.models and the engine (import-linter's layers contract).
 
 Modules call each other through their module (``match.start_match(...)``), so a test replaces a
 function where it lives (``monkeypatch.setattr(services.match, "start_match", ...)``).  Only

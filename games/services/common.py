@@ -8,9 +8,9 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games import fanout
 from games.engine import IllegalAction, JSONValue
 from games.models import Table
+from games.runtime import fanout
 
 log = logging.getLogger("caishen.table")
 

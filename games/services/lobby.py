@@ -12,10 +12,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import Wallet
-from games import overload, timers
 from games.engine import OptionsError, get_variant
 from games.models import Seat, Table
-from games.services import holds, locks, match, presence
+from games.runtime import timers
+from games.services import holds, locks, match, overload, presence
 from games.services.common import (
     Refused,
     announce_table_change,
@@ -52,7 +52,7 @@ def create_table(
         raise Refused("a tournament table has no hints", "hints_not_in_tournaments")
     if stake > 0 and not score_only:
         _refuse_unaffordable(stake)
-    # A saturated process takes no new table (games/overload.py): the players it would bring
+    # A saturated process takes no new table (games/services/overload.py): the players it would bring
     # would slow every running table down.  After the checks above, so a bad request still
     # hears what is wrong with it.
     overload.refuse_new_work()
@@ -142,7 +142,7 @@ def stand(table_id: int, user: User) -> None:
 
 def vacate(seat: Seat) -> None:
     """Free a chair (stood up, unseated).  Its connection count was its occupant's: the sockets
-    that counted there move to watching on the table change (games.consumers), so the chair
+    that counted there move to watching on the table change (games.live.consumers), so the chair
     starts again at none for whoever sits next."""
     seat.user, seat.ready = None, False
     seat.connections, seat.connected, seat.timeouts, seat.disconnects = 0, False, 0, 0
@@ -206,7 +206,7 @@ def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
     seats = list(table.seats.all())
     ready = [s for s in seats if s.occupied and s.ready]
     if len(ready) == 4:
-        # Nor a new match (games/overload.py): raised inside the caller's transaction, so the
+        # Nor a new match (games/services/overload.py): raised inside the caller's transaction, so the
         # seat that would have been the fourth stays unready and can ready up again later.
         try:
             overload.refuse_new_work()

@@ -27,10 +27,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Hand, Seat, Table
-from games.prepared import PreparedSelect
+from games.runtime.prepared import PreparedSelect
 from games.services.common import Refused
 
-# Compiled once (games.prepared: compiling them on every step cost more than running them).  The
+# Compiled once (games.runtime.prepared: compiling them on every step cost more than running them).  The
 # hand and its table are locked together, as select_for_update() with select_related() does; the
 # snapshot column is read only when the engine cache misses (games.services.play).
 _HAND_LOCKED = PreparedSelect(

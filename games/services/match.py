@@ -10,10 +10,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import timers
 from games.engine import Hand as EngineHand
 from games.engine import PreHandQuestion, get_variant, new_seed
 from games.models import Hand, HandStart, Seat, Table
+from games.runtime import timers
 from games.services import holds, locks, play, reads
 from games.services.common import (
     Refused,

@@ -18,7 +18,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import fanout, timers
 from games.engine import (
     CLAIM,
     PASS,
@@ -38,16 +37,17 @@ from games.engine import (
     turn,
 )
 from games.engine import Hand as EngineHand
-from games.engine_cache import ENGINES
 from games.models import Hand, HandAction, HandEvent, PlayerTableSettings, Seat, Table
-from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
-from games.protocol import parse_action, render_state
+from games.runtime import fanout, timers
+from games.runtime.engine_cache import ENGINES
+from games.runtime.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.services import locks, presets, settlement
 from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
     Refused,
     log,
 )
+from games.wire.protocol import parse_action, render_state
 
 # What a step may change on the hand's row (the rest is fixed at the deal, or, like ``prepaid``,
 # written by its own service): saving only these keeps the hot path's UPDATE small.
@@ -64,7 +64,7 @@ STEP_FIELDS = [
     "finished_at",
 ]
 
-# The step's own queries, compiled once (games.prepared: compiling them on every step cost more
+# The step's own queries, compiled once (games.runtime.prepared: compiling them on every step cost more
 # than running them); its locks are taken by games.services.locks.
 _SNAPSHOT = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk).only("snapshot"))
 _SAVE_STEP = PreparedUpdate(Hand, STEP_FIELDS)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from games import fanout
-from games.frames import Snapshot, TableFrame
 from games.models import Hand, Seat, Table
-from games.prepared import PreparedSelect
-from games.protocol import render_state, seat_list, table_info
+from games.runtime import fanout
+from games.runtime.prepared import PreparedSelect
 from games.services import play
-from games.spectating import watcher_count
+from games.wire.frames import Snapshot, TableFrame
+from games.wire.protocol import render_state, seat_list, table_info
+from games.wire.spectating import watcher_count
 
 _TABLE = PreparedSelect(lambda pk: Table.objects.filter(pk=pk))
-# The snapshot column is read only if the engine cache misses (games.engine_cache).
+# The snapshot column is read only if the engine cache misses (games.runtime.engine_cache).
 _LATEST_HAND = PreparedSelect(
     lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number").defer("snapshot")[:1]
 )
@@ -24,7 +24,7 @@ _SEATS = PreparedSelect(lambda table_id: Seat.objects.filter(table_id=table_id))
 
 def table_seats(table: Table) -> list[Seat]:
     """The table's four seats in chair order, unlocked (a writer locks them: games.services.locks),
-    with a compiled query: every socket snapshot reads them (names come from games.names, not
+    with a compiled query: every socket snapshot reads them (names come from games.wire.names, not
     from a join here)."""
     seats = _SEATS(table.pk)
     for seat in seats:
@@ -69,8 +69,8 @@ def held_position(seats: list[Seat], user: User | None) -> int | None:
 def state_for(table: Table, user: User | None) -> Snapshot:
     """The full snapshot a client gets on connect or resync: the private view of the chair the
     user holds now, or the undelayed public view (callers that serve watchers use
-    games.spectating instead)."""
-    seats = table_seats(table)  # names: games.names, not a join
+    games.wire.spectating instead)."""
+    seats = table_seats(table)  # names: games.wire.names, not a join
     return render_for(table, seats, held_position(seats, user))
 
 

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import overload, timers
 from games.models import Hand, Table
-from games.services import lobby, locks, match, play
+from games.runtime import timers
+from games.services import lobby, locks, match, overload, play
 from games.services.common import Refused, announce_table_change, deadline_token
 
 
@@ -95,7 +95,7 @@ def due_wakeups(now: datetime | None = None) -> list[tuple[str, int, int]]:
 
 def wakeups_between(start: datetime, end: datetime) -> list[tuple[str, int, int, datetime]]:
     """The deadlines in (start, end], with when each is due: what the celery sweeper arms ahead
-    (games.timers.arm_upcoming)."""
+    (games.runtime.timers.arm_upcoming)."""
     hands = Hand.objects.filter(deadline_at__gt=start, deadline_at__lte=end).values_list("pk", "seq", "deadline_at")
     waiting = Table.objects.filter(ready_deadline__gt=start, ready_deadline__lte=end).values_list(
         "pk", "ready_deadline"

@@ -1,5 +1,5 @@
 // Protocol v2: applying a `delta` frame to the state the client holds (docs/protocol.md).
-// The server's copy is games/deltas.py (apply_delta); keep the two alike.
+// The server's copy is games/wire/deltas.py (apply_delta); keep the two alike.
 
 /**
  * The state after `delta`: a new object; `state` and the values it shares are left as they are.

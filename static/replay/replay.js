@@ -1,5 +1,5 @@
 // The replay viewer (牌谱): steps forward and back through a finished hand's frames
-// (games/replay.py viewer_frames), from one seat's view or with all hands open.
+// (games/records/replay.py viewer_frames), from one seat's view or with all hands open.
 // Tiles, words and breakdown lines come from the table page's modules, imported, never copied:
 // every label is in the reader's language (<html lang>), tiles are drawn as tiles, and an event
 // is told in words ("东 打出 [5万]"), never by its engine name.

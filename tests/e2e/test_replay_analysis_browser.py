@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import replay, services
+from games import services
 from games.engine.variants import get_variant
 from games.models import Hand, Table
+from games.records import replay
 from tests.e2e.test_replay_browser import ARGS, ARTIFACTS, CHROMIUM, require_browser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

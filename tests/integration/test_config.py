@@ -107,7 +107,7 @@ def test_a_negative_local_timer_horizon_set_by_the_settings_fails_the_system_che
 def test_embedded_mode_is_the_default() -> None:
     got = settings_under({})
     assert got["engine"] == "django.db.backends.sqlite3"
-    assert got["layer"] == "games.layers.EmbeddedChannelLayer"  # Channels' in-memory layer, swept less often
+    assert got["layer"] == "games.runtime.layers.EmbeddedChannelLayer"  # Channels' in-memory layer, swept less often
     assert got["cache"] == "django.core.cache.backends.locmem.LocMemCache"
     assert got["formatter"] == "plain"
     assert got["errors"] == []

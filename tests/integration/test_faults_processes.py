@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from games.loadtest.client import choose  # the load test's player: win, else discard, else pass
+from games.tools.loadtest.client import choose  # the load test's player: win, else discard, else pass
 from tests.v2_frames import WholeSocket
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +89,7 @@ import json
 from django.db.models import Count, Sum
 from accounts.models import LedgerEntry, Wallet
 from games.models import HandAction, HandEvent, Table
-from games.replay import verify_hand
+from games.records.replay import verify_hand
 table = Table.objects.get(pk={table})
 hands = []
 for h in table.hands.order_by("number"):

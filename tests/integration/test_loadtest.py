@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.loadtest.client import Stats, choose, percentile
-from games.loadtest.cpu import CpuMeter, Proc, cpu_seconds, main_thread_seconds
+from games.tools.loadtest.client import Stats, choose, percentile
+from games.tools.loadtest.cpu import CpuMeter, Proc, cpu_seconds, main_thread_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 

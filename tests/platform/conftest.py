@@ -13,8 +13,8 @@ def fresh_cache():
     # (rolled-back tests reuse hand ids and rigged seeds): no test may inherit another's.
     from django.core.cache import cache
 
-    from games import names, spectating
-    from games.engine_cache import ENGINES
+    from games.runtime.engine_cache import ENGINES
+    from games.wire import names, spectating
 
     cache.clear()
     ENGINES.clear()

@@ -2,7 +2,7 @@
 
 A fresh daphne process serving no table; four people sign up together (Django's password
 hashing takes most of a core for a moment each), then one of them creates a table at once. The
-table is created: nothing runs that admission protects (games/overload.py), whatever the
+table is created: nothing runs that admission protects (games/services/overload.py), whatever the
 process's CPU share says. The refusal of a server whose running tables are really slow is
 tested on a real server too (tests/platform/test_loadtest_ramp.py) and in test_overload.py.
 """

@@ -1,4 +1,4 @@
-"""Heavy work an anonymous client may ask for is bounded per client address (games/api.py,
+"""Heavy work an anonymous client may ask for is bounded per client address (games/web/api.py,
 ``AnonymousHeavyWork``), not counted as the tables' load: one client cannot slow everyone down."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games.api import AnonymousHeavyWork
+from games.web.api import AnonymousHeavyWork
 
 LIMIT = int(AnonymousHeavyWork.rate.split("/")[0])
 NOT_A_REPLAY = b'{"not": "a replay"}\n'

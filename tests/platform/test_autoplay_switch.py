@@ -18,8 +18,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games import services
+from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Seat, Table
-from games.routing import websocket_urlpatterns
 from tests.platform.live_helpers import WholeFrames, started_rigged, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]

@@ -1,4 +1,4 @@
-"""games.catch_up on its own: a heartbeat's answer, the positions clients name, the grace a late
+"""games.live.catch_up on its own: a heartbeat's answer, the positions clients name, the grace a late
 frame gets and the coalescing of a watcher's requests (the sockets' tests drive them end to end:
 test_live_table.py, test_spectating.py, test_protocol_v2_sockets.py)."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import catch_up
+from games.live import catch_up
 
 
 @pytest.mark.parametrize(

@@ -17,10 +17,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import fanout, services
-from games.claimprobe import probe
+from games import services
 from games.engine.state import DISCARD, PASS
 from games.models import Hand, Table
+from games.runtime import fanout
+from games.tools.claimprobe import probe
 from tests.platform.live_helpers import rigged
 
 pytestmark = pytest.mark.django_db(transaction=True)  # frames go out on commit

@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine.variants import all_variants, get_variant
-from games.forms import form_options
 from games.models import Table
+from games.web.forms import form_options
 
 pytestmark = pytest.mark.django_db
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}

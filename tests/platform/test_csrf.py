@@ -33,8 +33,8 @@ from rest_framework.views import APIView
 from accounts import second_factor
 from accounts.models import Profile, Wallet
 from games import services
-from games.access import ROOM_CODES_SESSION_KEY
 from games.models import Seat, Table
+from games.services.access import ROOM_CODES_SESSION_KEY
 from tournaments import services as tournaments
 from tournaments.models import Registration, Tournament
 

@@ -22,9 +22,9 @@ from django.db import DatabaseError, connection
 
 from accounts.models import LedgerEntry, Wallet
 from games import services
-from games.engine_cache import ENGINES
+from games.live.routing import websocket_urlpatterns
 from games.models import Hand, HandAction, HandEvent, Table
-from games.routing import websocket_urlpatterns
+from games.runtime.engine_cache import ENGINES
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]

@@ -1,5 +1,5 @@
 """Duplicate rounds deal the same walls at every table: a finished hand's seed, revealed hands
-and replay stay withheld (``games.disclosure``) until every table of the round has finished that
+and replay stay withheld (``games.records.disclosure``) until every table of the round has finished that
 hand — through every surface: the REST API, the replay page and export, the table page, the
 tournament pages and exports, the spectator's snapshots and the socket's frames (issue 15)."""
 
@@ -20,13 +20,15 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from games import access, disclosure, spectating
 from games import services as games
 from games.engine import load_hand
 from games.engine.hand import Hand as EngineHand
 from games.engine.tiles import format_tiles, parse_tiles
+from games.live.routing import websocket_urlpatterns
 from games.models import Hand, HandStart, Seat, Table
-from games.routing import websocket_urlpatterns
+from games.records import disclosure
+from games.services import access
+from games.wire import spectating
 from tests.platform.live_helpers import WholeFrames, ws_path
 from tournaments import services
 from tournaments.models import Round

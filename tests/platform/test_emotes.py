@@ -14,9 +14,10 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-from games import emotes, services
+from games import services
+from games.live import emotes
+from games.live.routing import websocket_urlpatterns
 from games.models import Table
-from games.routing import websocket_urlpatterns
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 APP = URLRouter(websocket_urlpatterns)

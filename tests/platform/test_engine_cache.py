@@ -1,4 +1,4 @@
-"""The engine cache (games/engine_cache.py) is only ever a shortcut for the row.
+"""The engine cache (games/runtime/engine_cache.py) is only ever a shortcut for the row.
 
 The hand's row stays the authority: after every step the stored snapshot is the engine the cache
 holds; a step applied elsewhere (another process: the row's seq moves on) is never answered from
@@ -15,8 +15,8 @@ from django.db import transaction
 from games import services
 from games.engine import load_hand
 from games.engine.tiles import tile_str
-from games.engine_cache import ENGINES, EngineCache
 from games.models import Hand
+from games.runtime.engine_cache import ENGINES, EngineCache
 from tests.platform.live_helpers import started, started_rigged
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]

@@ -1,4 +1,4 @@
-"""games.fastjson encodes what the standard library does, and falls back where orjson cannot."""
+"""games.wire.fastjson encodes what the standard library does, and falls back where orjson cannot."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.db import connection
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import fastjson
+from games.wire import fastjson
 
 SCALARS = (
     st.none()

@@ -2,7 +2,7 @@
 
 Hypothesis sends arbitrary JSON, protocol-shaped commands with wrong types and values,
 non-JSON text, binary and oversized frames to the real consumer (the full ASGI application:
-Origin check, session authentication, games.consumers.TableConsumer) at a table with a running
+Origin check, session authentication, games.live.consumers.TableConsumer) at a table with a running
 hand.  After every frame the socket must answer exactly as docs/protocol.md says (one
 ``error``/``refused``/``pong``/``snapshot`` frame, never a crash or a close) and nothing the
 table owns may change: the hand's seq, snapshot, deadline and logs, the seats, the ledger
@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from accounts.models import LedgerEntry, Wallet
 from games import services
 from games.engine.tiles import TileNotationError, parse_tile
-from games.frames import MAX_FRAME
 from games.models import Hand, HandAction, HandEvent, Seat, Table
+from games.wire.frames import MAX_FRAME
 from mahjong_platform.asgi import application
 from mahjong_platform.jsonlimits import loads_bounded
 from tests.platform.live_helpers import GOLDEN, ORIGIN, started_rigged, ws_path
@@ -188,7 +188,7 @@ def expected_answer(frame: Frame, seq: int) -> str:
         return "refused"
     if kind == "ping":
         # Whatever seq it names: this seat was sent the current state (its snapshot), so the
-        # heartbeat only crossed it (games.consumers.ping).
+        # heartbeat only crossed it (games.live.consumers.ping).
         return "pong"
     if kind == "resync":
         return "snapshot"

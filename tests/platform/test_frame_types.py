@@ -1,4 +1,4 @@
-"""The frames docs/protocol.md lists ("Frame types") are the typed frames of games/frames.py: every
+"""The frames docs/protocol.md lists ("Frame types") are the typed frames of games/wire/frames.py: every
 documented frame has a type, every type is documented, and their keys agree (required and
 optional alike) — and the frames the server really sends have those keys."""
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games import frames
+from games.wire import frames
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -54,7 +54,7 @@ def test_each_type_names_its_own_type() -> None:
 
 
 def test_the_frames_built_here_have_their_documented_keys() -> None:
-    """What the builders of games/frames.py return is exactly one of the documented frames."""
+    """What the builders of games/wire/frames.py return is exactly one of the documented frames."""
     docs = documented()["server"]
     built = [
         frames.refused_frame("no", "a_code"),

@@ -1,4 +1,4 @@
-"""听牌 hints at a live table (games/hints.py): a table opts in; then the seat to act finds
+"""听牌 hints at a live table (games/wire/hints.py): a table opts in; then the seat to act finds
 ``hand.hints`` in its state, computed from its own view; watchers, seats without a decision and
 tables without hints get none; a table with hints is never rated and no tournament table has them."""
 
@@ -103,14 +103,14 @@ def test_the_api_and_the_form_create_a_table_with_hints() -> None:
 def test_a_fault_in_the_hints_loses_the_hint_not_the_move(monkeypatch: Any, caplog: Any) -> None:
     """The hints run inside the step's transaction: if they raise, the state still renders (no
     hint) and the discard goes through."""
-    import games.hints
+    import games.wire.hints
 
     table, users = four_people("f", hints=True)
 
     def broken(view: Any, **_: Any) -> Any:
         raise RuntimeError("a bug in the hints")
 
-    monkeypatch.setattr(games.hints, "hints", broken)
+    monkeypatch.setattr(games.wire.hints, "hints", broken)
     assert state(table, 0)["hand"]["hints"] is None
     assert "hints failed" in caplog.text
     hand = state(table, 0)["hand"]

@@ -47,7 +47,7 @@ def test_healthz_reports_ok(client):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     body = response.json()
-    assert body.pop("load")["overloaded"] is False  # this process's saturation (games/overload.py)
+    assert body.pop("load")["overloaded"] is False  # this process's saturation (games/services/overload.py)
     assert body == {"status": "ok", "database": "ok"}
 
 

@@ -20,9 +20,9 @@ from django.contrib.auth import get_user_model
 
 from accounts.models import LedgerEntry, Wallet
 from games import services
-from games.fanout import seat_group
+from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Table
-from games.routing import websocket_urlpatterns
+from games.runtime.fanout import seat_group
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
@@ -289,7 +289,7 @@ def test_a_heartbeat_behind_the_hand_gets_the_state_unless_its_frame_arrives(
     when the layer drops a frame) is caught by the heartbeat: a pong at once, then — the frame not
     having come within the grace period — a full snapshot at the database's seq.  A frame that
     does come within the grace period spares the snapshot."""
-    from games import catch_up
+    from games.live import catch_up
 
     monkeypatch.setattr(catch_up, "PING_GRACE_SECONDS", 0.3)
     table, hand = dealt_table(players)
@@ -326,7 +326,7 @@ def test_a_heartbeat_behind_a_busy_server_waits_for_the_frame_instead_of_a_snaps
     thread the catch-up keeps waiting (up to PING_GRACE_MAX_SECONDS), and a late frame spares the
     snapshot; a second ping meanwhile is answered by the check already pending.  A frame that
     never comes is still caught up once the wait is over."""
-    from games import catch_up, consumers
+    from games.live import catch_up, consumers
 
     monkeypatch.setattr(catch_up, "PING_GRACE_SECONDS", 0.1)
     monkeypatch.setattr(catch_up, "PING_GRACE_MAX_SECONDS", 0.6)

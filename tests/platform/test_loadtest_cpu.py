@@ -1,4 +1,4 @@
-"""The load benchmark meters its own servers only (games/loadtest/cpu.py)."""
+"""The load benchmark meters its own servers only (games/tools/loadtest/cpu.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from games.loadtest.cpu import CpuMeter, Proc, backend_database, server_processes
+from games.tools.loadtest.cpu import CpuMeter, Proc, backend_database, server_processes
 
 
 def test_a_backend_title_names_its_database() -> None:

@@ -1,5 +1,5 @@
 """``loadtest --ramp``: matches start through the server's API, and a saturated server's
-refusals are counted with its message (games/loadtest/ramp.py)."""
+refusals are counted with its message (games/tools/loadtest/ramp.py)."""
 
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ from django.utils.html import escape
 
 from games import services
 from games.engine.variants import all_variants
-from games.forms import form_options
 from games.models import Hand, Seat, Table
+from games.web.forms import form_options
 
 pytestmark = pytest.mark.django_db
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}

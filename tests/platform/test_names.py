@@ -1,4 +1,4 @@
-"""Table frames name the players from a short-lived cache (games/names.py), never a stale one here."""
+"""Table frames name the players from a short-lived cache (games/wire/names.py), never a stale one here."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.names import display_names
+from games.wire.names import display_names
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.engine.variants import all_variants
-from games.forms import form_options
 from games.rules import option_text
+from games.web.forms import form_options
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 OPTIONS = [(v.key, o) for v in all_variants() for o in v.options_schema.all()]

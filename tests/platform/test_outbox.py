@@ -1,4 +1,5 @@
-"""Fan-out that does not make the writer wait (games/fanout.py) and the embedded layer (games/layers.py)."""
+"""Fan-out that does not make the writer wait (games/runtime/fanout.py) and the embedded layer
+(games/runtime/layers.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.fanout import Outbox
-from games.layers import EmbeddedChannelLayer
+from games.runtime.fanout import Outbox
+from games.runtime.layers import EmbeddedChannelLayer
 
 
 def test_a_bound_outbox_delivers_in_order_without_blocking_the_writer() -> None:
@@ -108,7 +109,9 @@ def test_the_embedded_layer_gives_every_member_its_own_copy_and_skips_full_chann
 
 @pytest.mark.django_db
 def test_the_public_frame_is_rendered_only_when_someone_watches() -> None:
-    from games import fanout, services, spectating
+    from games import services
+    from games.runtime import fanout
+    from games.wire import spectating
     from tests.platform.live_helpers import started_rigged
 
     table, hand, users = started_rigged("pf")
@@ -127,10 +130,12 @@ def test_the_public_frame_is_rendered_only_when_someone_watches() -> None:
 def test_every_frame_is_its_readers_snapshot_with_the_steps_seq_and_events() -> None:
     """The fan-out renders shared parts once and splices the JSON: each frame must still be
     exactly what rendering that reader's snapshot alone gives (the definition of an update)."""
-    from games import fanout, services, spectating
+    from games import services
     from games.engine.state import DISCARD, Action
     from games.engine.tiles import parse_tile
-    from games.protocol import render_state
+    from games.runtime import fanout
+    from games.wire import spectating
+    from games.wire.protocol import render_state
     from tests.platform.live_helpers import started_rigged
 
     table, hand, users = started_rigged("fr")
@@ -147,7 +152,7 @@ def test_every_frame_is_its_readers_snapshot_with_the_steps_seq_and_events() -> 
         expected = render_state(table, seats, hand, engine, position)
         expected.update(type="update", seq=hand.seq, events=[e.for_seat(reader) for e in events])
         expected["table"]["watchers"] = 1
-        if position is None:  # watchers are told how late they see play (games.spectating)
+        if position is None:  # watchers are told how late they see play (games.wire.spectating)
             expected["table"]["spectator_delay"] = spectating.delay_seconds()
         got = json.loads(frames[group])
         for frame in (got, expected):

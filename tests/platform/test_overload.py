@@ -20,12 +20,14 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import dbqueue, overload, services
+from games import services
 from games.engine.variants import get_variant
 from games.models import Hand, Table
-from games.overload import Overloaded, SaturationMonitor, Thresholds
-from games.table_steps import TableSteps, table_step
-from games.timers import IN_PROCESS
+from games.runtime import dbqueue
+from games.runtime.table_steps import TableSteps, table_step
+from games.runtime.timers import IN_PROCESS
+from games.services import overload
+from games.services.overload import Overloaded, SaturationMonitor, Thresholds
 from mahjong_platform.config import CaishenConfig
 
 VARIANT = "zhejiang_caishen"
@@ -246,7 +248,7 @@ def test_the_probe_times_real_table_steps_on_the_database_thread() -> None:
         assert m._task is not None
         m._task.cancel()
 
-    with patch("games.table_steps.STEPS", steps):
+    with patch("games.runtime.table_steps.STEPS", steps):
         asyncio.run(scenario())
     assert steps.total == 13
 
@@ -529,7 +531,7 @@ def test_the_laned_queue_serves_urgent_work_first() -> None:
 
 
 def test_a_timer_step_goes_ahead_of_a_flood_of_socket_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The in-process timer's step (games/timers.py) waits for at most the call running now, not
+    """The in-process timer's step (games/runtime/timers.py) waits for at most the call running now, not
     for the socket reads queued before it on the database thread."""
     monkeypatch.setattr(SyncToAsync, "single_thread_executor", dbqueue.laned_executor())
     order: list[str] = []

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import overload
+from games.services import overload
 from mahjong_platform.overload_gate import refuse_while_overloaded
 
 BUSY_EN = "The server is busy and is not starting new tables or matches for now."

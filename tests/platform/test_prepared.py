@@ -1,4 +1,4 @@
-"""games.prepared: the step's queries compiled once give what the ORM gives (the integration
+"""games.runtime.prepared: the step's queries compiled once give what the ORM gives (the integration
 suite runs the same code on PostgreSQL through whole matches)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Hand, HandEvent, Seat
-from games.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
+from games.runtime.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from tests.platform.live_helpers import started
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Protocol v2: delta frames (games.deltas) give every reader exactly its snapshots.
+"""Protocol v2: delta frames (games.wire.deltas) give every reader exactly its snapshots.
 
 Real hands of all five rule sets are played through the live services by four people (random
 legal choices), with a watcher at the table so the public frames are rendered too.  Every frame
@@ -18,11 +18,13 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import fanout, services, spectating
-from games.deltas import VIEW_SNAPSHOT_ONLY, apply_delta, make_delta, state_of
+from games import services
 from games.engine.variants import all_variants
-from games.frame_cache import FrameHistory, Received
 from games.models import Hand, Table
+from games.runtime import fanout
+from games.wire import spectating
+from games.wire.deltas import VIEW_SNAPSHOT_ONLY, apply_delta, make_delta, state_of
+from games.wire.frame_cache import FrameHistory, Received
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 

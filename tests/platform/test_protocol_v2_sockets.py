@@ -13,10 +13,10 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from games import services
-from games.deltas import apply_delta, state_of
-from games.frame_cache import HISTORY
+from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Table
-from games.routing import websocket_urlpatterns
+from games.wire.deltas import apply_delta, state_of
+from games.wire.frame_cache import HISTORY
 from tests.platform.live_helpers import started_rigged
 from tests.platform.test_frame_types import assert_documented
 
@@ -78,7 +78,7 @@ def comparable(state: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def snapshot_of(table: Table, position: int) -> dict[str, Any]:
-    from games import spectating
+    from games.wire import spectating
 
     table.refresh_from_db()
     state = services.reads.render_for(table, list(table.seats.all()), position)

@@ -1,4 +1,4 @@
-"""The load benchmark's reference table server (issue 17; games/loadtest/reference).
+"""The load benchmark's reference table server (issue 17; games/tools/loadtest/reference).
 
 In process (Channels' WebsocketCommunicator, the in-memory layer, a table set up as the load
 test sets it up): the four seats get snapshots, the seat whose turn it is alone may discard,
@@ -25,10 +25,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.db.backends import utils as db_utils
 
-from games.loadtest import setup
-from games.loadtest.reference.asgi import websocket_urlpatterns
-from games.loadtest.reference.consumer import TILE, turn_of
 from games.models import Hand
+from games.tools.loadtest import setup
+from games.tools.loadtest.reference.asgi import websocket_urlpatterns
+from games.tools.loadtest.reference.consumer import TILE, turn_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 

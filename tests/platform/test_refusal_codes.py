@@ -3,7 +3,7 @@ languages (docs/protocol.md, "Refusal codes"; static/js/refusals.js).
 
 The codes are found in the source, not listed here: every ``refuse(...)`` of the engine, every
 ``Refused(reason, code, ...)`` and ``Refused`` subclass of the platform, and every frame the table
-socket builds with ``refused_frame``, ``refused_at`` and ``error_frame`` (games/frames.py).
+socket builds with ``refused_frame``, ``refused_at`` and ``error_frame`` (games/wire/frames.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Replays (games/replay.py): export a finished hand as JSON lines, import it with full
+"""Replays (games/records/replay.py): export a finished hand as JSON lines, import it with full
 re-validation by the engine, refuse corrupted logs with the line and the reason."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import replay, services
+from games import services
 from games.engine.tiles import parse_tiles
 from games.engine.variants import all_variants, get_variant
 from games.models import Hand, HandAction, Table
+from games.records import replay
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_play")]
 

@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from games import replay
 from games.engine.insight import analysis as analysis_module
 from games.models import Hand
+from games.records import replay
 from tests.platform.test_replay import bot_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_play")]

@@ -18,8 +18,9 @@ from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import replay, services
+from games import services
 from games.models import Hand
+from games.records import replay
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("instant_play")]
 

@@ -1,4 +1,4 @@
-"""Wrong room-code guesses are limited per session and per address (games.join_limits), on the lobby's
+"""Wrong room-code guesses are limited per session and per address (games.web.join_limits), on the lobby's
 form (/tables/join/) and on the API (/api/tables/join/)."""
 
 from __future__ import annotations

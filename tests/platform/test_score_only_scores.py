@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import Wallet
 from games import services
 from games.models import Hand, Seat, Table
-from games.protocol import table_info
+from games.wire.protocol import table_info
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 

@@ -25,9 +25,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from games import services
-from games.fanout import seat_group
+from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Seat, Table
-from games.routing import websocket_urlpatterns
+from games.runtime.fanout import seat_group
 from tests.platform.live_helpers import WholeFrames, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]

@@ -19,11 +19,13 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.core.cache import cache
 from django.utils import timezone
 
-from games import access, services, spectating
-from games.access import ROOM_CODES_SESSION_KEY
+from games import services
 from games.engine import load_hand
+from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Table
-from games.routing import websocket_urlpatterns
+from games.services import access
+from games.services.access import ROOM_CODES_SESSION_KEY
+from games.wire import spectating
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = pytest.mark.django_db(transaction=True)

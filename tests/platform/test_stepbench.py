@@ -1,13 +1,13 @@
-"""The step benchmark (games/loadtest/stepbench.py) plays real hands through the live services
+"""The step benchmark (games/tools/loadtest/stepbench.py) plays real hands through the live services
 and times the reference's actions on the same rows."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import fanout
-from games.loadtest import stepbench
 from games.models import Hand, HandAction, Table
+from games.runtime import fanout
+from games.tools.loadtest import stepbench
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

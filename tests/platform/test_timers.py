@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import Wallet
 from games import services
 from games.models import Hand, Table
-from games.timers import InProcessTimers
+from games.runtime.timers import InProcessTimers
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -141,7 +141,7 @@ def test_timer_scheduled_on_commit_inside_sync_to_async_fires() -> None:
     """The real path: a command committed in a database_sync_to_async thread schedules the timer."""
     from channels.db import database_sync_to_async
 
-    from games.timers import IN_PROCESS
+    from games.runtime.timers import IN_PROCESS
 
     table, _ = started_table()
     hand = Hand.objects.get(table=table)
@@ -156,7 +156,7 @@ def test_timer_scheduled_on_commit_inside_sync_to_async_fires() -> None:
             def schedule_in_a_transaction() -> None:
                 from django.db import transaction
 
-                from games import timers
+                from games.runtime import timers
 
                 with transaction.atomic():
                     timers.schedule_on_commit("hand", hand.pk, hand.seq, timezone.now())
@@ -233,7 +233,7 @@ def queued(settings: Any, monkeypatch: Any) -> list[tuple[tuple[Any, ...], Any]]
 def test_a_near_deadline_is_queued_when_set_and_a_far_one_is_left_to_the_sweeper(queued: list[Any]) -> None:
     from datetime import timedelta
 
-    from games import timers
+    from games.runtime import timers
 
     soon = timezone.now() + timedelta(seconds=0.6)  # the claim window's pause
     timers.schedule("hand", 7, 12, soon)
@@ -244,7 +244,7 @@ def test_a_near_deadline_is_queued_when_set_and_a_far_one_is_left_to_the_sweeper
 def test_the_sweeper_arms_the_deadlines_coming_due_before_its_next_run(queued: list[Any]) -> None:
     from datetime import timedelta
 
-    from games import timers
+    from games.runtime import timers
 
     table, _ = started_table()
     hand = Hand.objects.get(table=table)
@@ -264,7 +264,7 @@ def test_the_sweeper_arms_the_deadlines_coming_due_before_its_next_run(queued: l
 def test_in_process_timers_are_not_armed_by_a_sweep(settings: Any) -> None:
     from datetime import timedelta
 
-    from games import timers
+    from games.runtime import timers
 
     table, _ = started_table()
     Hand.objects.filter(table=table).update(deadline_at=timezone.now() + timedelta(seconds=3))
@@ -280,7 +280,7 @@ def test_every_deadline_is_queued_ahead_of_time_by_the_commit_or_a_sweep(period:
 
     from django.test import override_settings
 
-    from games import timers
+    from games.runtime import timers
 
     rng = random.Random(8)
     base = datetime(2026, 1, 1, tzinfo=UTC)
@@ -306,7 +306,7 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
     serving daphne loop; farther ones, and any set outside a server (the worker), go to Celery."""
     from datetime import timedelta
 
-    from games import timers
+    from games.runtime import timers
 
     settings.CAISHEN_LOCAL_TIMERS_UPTO = 1
     table, _ = started_table()

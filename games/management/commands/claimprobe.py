@@ -1,6 +1,6 @@
 """``manage.py claimprobe``: can one seat tell from its frames whether anyone could claim?
 
-Plays scripted people through the table services on a simulated clock (games.claimprobe) and
+Plays scripted people through the table services on a simulated clock (games.tools.claimprobe) and
 prints one JSON line: the classifier's accuracy against chance.  It creates users and tables in
 the configured database: run it on a throwaway one (scripts/claim-probe.sh does).
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.claimprobe import probe
+from games.tools.claimprobe import probe
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ its WebSockets, prints actions per second, the action -> all-four-seats latency 
 the CPU of the server processes, then aborts its tables and stops by itself.
 
 With ``--baseline`` it starts the servers itself, on 127.0.0.1 with its own environment, one
-after the other: the reference table server (games/loadtest/reference: the same stack, one
+after the other: the reference table server (games/tools/loadtest/reference: the same stack, one
 UPDATE and one group send per action), then the real one (mahjong_platform.asgi); it drives
 each with the same client and prints both and the ratio of their CPU per applied step.
 """
@@ -34,12 +34,12 @@ from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.loadtest import ramp, setup
-from games.loadtest.client import SeatClient, Stats, percentile
-from games.loadtest.cpu import CpuMeter, Proc, server_processes
+from games.tools.loadtest import ramp, setup
+from games.tools.loadtest.client import SeatClient, Stats, percentile
+from games.tools.loadtest.cpu import CpuMeter, Proc, server_processes
 from mahjong_platform.gc_tuning import tune_for_latency
 
-REFERENCE_APP = "games.loadtest.reference.asgi:application"
+REFERENCE_APP = "games.tools.loadtest.reference.asgi:application"
 REAL_APP = "mahjong_platform.asgi:application"
 
 
@@ -58,7 +58,7 @@ class Command(BaseCommand):
             type=float,
             default=0.0,
             help="seconds over which the tables' matches start one after another through the server's "
-            "API, which may refuse them when saturated (games/loadtest/ramp.py); 0: all at once, here",
+            "API, which may refuse them when saturated (games/tools/loadtest/ramp.py); 0: all at once, here",
         )
         parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
         parser.add_argument(
@@ -226,7 +226,7 @@ class Command(BaseCommand):
         self, tag: str, seats: list[setup.Seat], urls: list[str], options: dict[str, Any]
     ) -> tuple[ramp.Arrivals, list[asyncio.Task[None]]]:
         """Two seats per table ready here, the other two through the server, table after table
-        over ``--ramp`` seconds (games/loadtest/ramp.py); returns once the ramp is over, with the
+        over ``--ramp`` seconds (games/tools/loadtest/ramp.py); returns once the ramp is over, with the
         tasks of seats still asking (refused ones ask again until the run ends)."""
         await asyncio.to_thread(setup.ready_first, tag, 2)
         by_table: dict[int, list[setup.Seat]] = {}

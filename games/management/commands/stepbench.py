@@ -1,5 +1,5 @@
 """``python manage.py stepbench``: the write path's CPU per step against the reference's per
-action, in process (games/loadtest/stepbench.py; docs/performance.md)."""
+action, in process (games/tools/loadtest/stepbench.py; docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.loadtest import stepbench
+from games.tools.loadtest import stepbench
 
 
 class Command(BaseCommand):

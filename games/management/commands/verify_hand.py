@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.models import Hand
-from games.replay import verify_hand
+from games.records.replay import verify_hand
 
 
 class Command(BaseCommand):

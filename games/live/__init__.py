@@ -1,0 +1,1 @@
+"""The table socket (consumer, routing, emotes): may import services and the rooms below, never web."""

@@ -1,0 +1,1 @@
+"""Finished hands (replays, when secrets may be disclosed): may import only rules, models and engine."""

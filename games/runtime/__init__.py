@@ -1,0 +1,1 @@
+"""This process's machinery (fan-out, timers, database queue, caches): may import wire and below."""

@@ -1,0 +1,298 @@
+"""Sending rendered frames to the right sockets, after commit only.
+
+Groups: ``table.<id>.seat.<chair>`` for the seated player's sockets and
+``table.<id>.public`` for everyone else (spectators, the lobby's table page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from games.engine import Hand as EngineHand
+from games.models import Hand, Seat, Table
+from games.records import disclosure
+from games.wire import fastjson
+from games.wire.deltas import make_delta, state_of
+from games.wire.frame_cache import HISTORY, LAST_STATES, Received
+from games.wire.frames import Snapshot
+from games.wire.protocol import hand_info, seat_list, table_info
+from games.wire.spectating import delay_seconds as spectator_delay
+from games.wire.spectating import recent_watcher_count
+
+log = logging.getLogger("caishen.fanout")
+
+
+def seat_group(table_id: int, position: int) -> str:
+    return f"table.{table_id}.seat.{position}"
+
+
+def public_group(table_id: int) -> str:
+    return f"table.{table_id}.public"
+
+
+def seat_holder(seat: Seat) -> int | None:
+    """The user who holds ``seat`` now, for reading its private view: the seated person, unless
+    the chair is a bot's or its player walked out of the match (逃跑: 托管 or a house bot plays
+    it, and the leaver watches like anyone else)."""
+    if seat.is_bot or seat.left:
+        return None
+    return seat.user_id
+
+
+def frame_readers(table_id: int, seats: list[Seat]) -> dict[str, tuple[int, int | None]]:
+    """Each seat group's rightful reader (the holder's user id) at the moment of the step: a
+    consumer forwards a seat frame only if its own user is that reader, so a socket left in a
+    group it no longer belongs to (its user stood up, was unseated, walked out) reads nothing
+    private (docs/protocol.md, "Who you are")."""
+    return {seat_group(table_id, s.position): (s.position, seat_holder(s)) for s in seats}
+
+
+@dataclass
+class StepFrames:
+    """One step's frames, rendered inside the step's transaction and sent after its commit.
+
+    ``texts``: group -> the frame serialised once (every socket of a group gets the same text);
+    ``bases``: group -> the seq its delta applies to (None: a whole ``update`` frame);
+    ``states``: group -> the reader's whole state after the step, remembered on commit as the
+    base of the next step's delta (games.wire.frame_cache.LAST_STATES)."""
+
+    hand_id: int
+    seq: int
+    texts: dict[str, str] = field(default_factory=dict)
+    bases: dict[str, int | None] = field(default_factory=dict)
+    states: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def remember(self) -> None:
+        for group, state in self.states.items():
+            LAST_STATES.remember(group, self.hand_id, self.seq, state)
+
+
+def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[Any]) -> StepFrames:
+    """One frame per reader, rendered inside the transaction from the state just saved.
+
+    Protocol v2 (docs/protocol.md, games.wire.deltas): when this process rendered the previous step
+    for a reader group, the frame is a ``delta`` from that state; otherwise a whole ``update``
+    (the reader's snapshot with the step's ``seq`` and events).  What every reader gets alike —
+    the table, the seats, everything public in the engine's view — is rendered once per step,
+    not once per reader (docs/performance.md)."""
+    table: Table = row.table
+    watchers = recent_watcher_count(table.pk)
+    about = table_info(table) | {"watchers": watchers}  # watchers: shown to the players
+    seat_rows = seat_list(seats)  # the step's locked rows
+    shared = f'"table":{_json(about)},"seats":{_json(seat_rows)}'  # for whole frames, serialised once
+    # Every socket of the public group counts as a watcher (games.wire.spectating): with none, no
+    # public frame is rendered.  One who joins meanwhile gets a snapshot after joining, and one
+    # missed in the scaled mode (the count is up to a second old) sees a seq gap and resyncs.
+    # A chair nobody holds (a bot's, a leaver's) has no reader: its private frame is not rendered.
+    held = [s.position for s in seats if seat_holder(s) is not None]
+    readers = [None, *held] if watchers > 0 else held
+    engine_seats = {p: (row.engine_seat(p) if p is not None else None) for p in readers}
+    views = engine.views(engine_seats.values())
+    # The step that ends a hand asks once whether its secrets may go out (a duplicate deal still
+    # played at another table: not yet — games.records.disclosure); every other step has none to show.
+    disclosed = disclosure.may_disclose(row) if engine.ended else True
+    out = StepFrames(row.pk, row.seq)
+    public_about = about | {"spectator_delay": spectator_delay()} if watchers > 0 else about
+    for position, reader in engine_seats.items():
+        hand = hand_info(row, engine, position, view=views[reader], disclosed=disclosed)
+        own_events = [e.for_seat(reader) for e in events]
+        if not disclosed:
+            own_events = [disclosure.redact_event(e, seated=position is not None) for e in own_events]
+        group = public_group(table.pk) if position is None else seat_group(table.pk, position)
+        # Watchers' states say how late they are (games.wire.spectating), their frames too.
+        shown = about if position is not None else public_about
+        state = {"table": shown, "seats": seat_rows, "you": position, "hand": hand}
+        base = LAST_STATES.base(group, row.pk, row.seq - 1)
+        if base is not None:
+            body = make_delta(base, state)
+            out.texts[group] = (
+                f'{{"type":"delta","v":2,"hand_id":{row.pk},"base":{row.seq - 1},"seq":{row.seq},'
+                f"{_json(body)[1:-1]},"
+                f'"events":{_json(own_events)}}}'
+            )
+            out.bases[group] = row.seq - 1
+        else:
+            whole = shared if position is not None else f'"table":{_json(shown)},"seats":{_json(seat_rows)}'
+            out.texts[group] = (
+                f'{{"type":"update","seq":{row.seq},"you":{_json(position)},{whole},'
+                f'"hand":{_json(hand)},"events":{_json(own_events)}}}'
+            )
+            out.bases[group] = None
+        out.states[group] = state
+    return out
+
+
+def kept_answer_frame(row: Hand, position: int, state: Snapshot) -> StepFrames:
+    """The snapshot a seat gets when its answer to a protected claim window is kept (same seq):
+    sent to its group whole, and remembered as that group's base, so the next step's delta
+    takes its ``answered`` away again."""
+    out = StepFrames(row.pk, row.seq)
+    group = seat_group(row.table_id, position)
+    out.texts[group] = _json(state)
+    out.bases[group] = None
+    out.states[group] = state_of(state)
+    return out
+
+
+def _json(value: Any) -> str:
+    return fastjson.dumps(value)  # compact; Chinese text as itself (UTF-8), not \u escapes
+
+
+class Outbox:
+    """Hands group messages to the channel layer without making the writer wait.
+
+    A step is applied on the process's one database thread (Channels' thread-sensitive
+    executor); waiting there for the event loop to deliver its frames (``async_to_sync``) made
+    every other table's step queue behind the sockets' I/O.  Once bound to the server's loop,
+    the writer only enqueues; one task on the loop sends, in order, so a table's frames keep
+    their ``seq`` order even on a layer whose sends yield (Redis).
+
+    Outside a server (the Celery worker applying timer steps, management commands) there is no
+    loop to bind: with a shared layer (Redis) the outbox runs its own loop on a daemon thread,
+    started on first use in each (forked) process and drained at exit — ``async_to_sync`` per
+    step spun up a loop and a new Redis connection every time.  With the in-memory layer (tests
+    without a server) it sends synchronously: that layer's queues belong to the caller's loop.
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._lock = threading.Lock()
+        self._own: tuple[int, asyncio.AbstractEventLoop, asyncio.Queue[list[tuple[str, dict[str, Any]]]]] | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self.loop is loop and not loop.is_closed():
+            return
+        self.loop = loop
+        self._queue = asyncio.Queue()
+        self._task = loop.create_task(self._drain(self._queue))
+
+    def put(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        loop, queue = self.loop, self._queue
+        if loop is None or queue is None or loop.is_closed() or not loop.is_running():
+            if isinstance(get_channel_layer(), InMemoryChannelLayer):
+                async_to_sync(_send)(messages)
+                return
+            loop, queue = self._own_loop()
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            queue.put_nowait(messages)
+        else:
+            loop.call_soon_threadsafe(queue.put_nowait, messages)
+
+    def _own_loop(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[list[tuple[str, dict[str, Any]]]]]:
+        """This process's sender thread and its queue (started on first use, again after a fork)."""
+        with self._lock:
+            if self._own is None or self._own[0] != os.getpid():
+                loop = asyncio.new_event_loop()
+                ready = threading.Event()
+                box: list[asyncio.Queue[list[tuple[str, dict[str, Any]]]]] = []
+
+                def run() -> None:
+                    asyncio.set_event_loop(loop)
+                    queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]] = asyncio.Queue()
+                    box.append(queue)
+                    loop.create_task(self._drain(queue))
+                    ready.set()
+                    loop.run_forever()
+
+                threading.Thread(target=run, name="caishen-fanout", daemon=True).start()
+                ready.wait()
+                self._own = (os.getpid(), loop, box[0])
+                atexit.register(self._drain_at_exit, loop, box[0])
+            return self._own[1], self._own[2]
+
+    @staticmethod
+    def _drain_at_exit(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[Any]) -> None:
+        """A worker or command exiting: hand over what is queued (bounded) before the thread dies."""
+        if loop.is_running():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(queue.join(), loop).result(timeout=5)
+
+    async def _drain(self, queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]]) -> None:
+        while True:
+            messages = await queue.get()
+            try:
+                await _send(messages)
+            except Exception:  # never let the one sender die: later steps still need it
+                log.exception("fan-out failed")
+            finally:
+                queue.task_done()
+
+    def depth(self) -> int:
+        """Message batches enqueued on the server's loop and not yet handed to the layer (the
+        saturation monitor's view of the fan-out: games/services/overload.py)."""
+        queue = self._queue
+        return queue.qsize() if queue is not None else 0
+
+    async def flush(self) -> None:
+        """Wait until everything enqueued so far is handed to the layer (tests, shutdown)."""
+        if self._queue is not None and self.loop is asyncio.get_running_loop():
+            await self._queue.join()
+
+
+OUTBOX = Outbox()
+
+
+async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # a broken layer must not undo a committed move; clients resync on the gap
+            log.exception("fan-out to %s failed", group)
+
+
+def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    OUTBOX.put(messages)
+
+
+def send_hand_frames(table_id: int, frames: StepFrames, readers: dict[str, tuple[int, int | None]]) -> None:
+    """Remember the step's states (the bases of the next deltas) and hand its frames to the layer.
+
+    Each message carries the serialised text, forwarded as is by consumers, and beside it what a
+    consumer needs without parsing the text: ``hand``/``seq``/``base`` (what it delivers and what
+    a delta applies to), and for a seat group its chair (``seat``) and the only user whose
+    sockets may forward it (``reader``: frame_readers); the public frame has neither."""
+    frames.remember()
+    messages = []
+    for group, text in frames.texts.items():
+        seat, reader = readers.get(group, (None, None))
+        if seat is not None:
+            # Kept for catch-up here too, not only where the group's sockets receive it: a seat
+            # whose only socket dropped has nobody in the group, and its reconnect comes back to
+            # the writer's process in the embedded mode (games.wire.frame_cache.HISTORY).
+            HISTORY.record(group, Received(frames.hand_id, frames.seq, frames.bases.get(group), text, reader))
+        message = {
+            "type": "table.frame",
+            "text": text,
+            "hand": frames.hand_id,
+            "seq": frames.seq,
+            "base": frames.bases.get(group),
+            "seat": seat,
+            "reader": reader,
+        }
+        messages.append((group, message))
+    _send_all(messages)
+
+
+def table_changed(table_id: int) -> None:
+    """Seats, readiness or the match changed: every socket of the table re-reads its snapshot."""
+    groups = [public_group(table_id), *(seat_group(table_id, p) for p in range(4))]
+    _send_all([(group, {"type": "table.changed"}) for group in groups])

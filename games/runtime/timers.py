@@ -1,0 +1,205 @@
+"""Deadlines that only ask: a timer wakes ``services.wake(kind, id, token)`` and nothing else.
+
+This module imports neither the services (which import it to schedule) nor the Celery tasks
+(which import both): GamesConfig.ready hands it what it calls, through :func:`connect`.
+
+Two backends behind one function, chosen by ``CAISHEN_TIMERS``:
+
+* ``inprocess`` (embedded default): asyncio ``call_later`` on daphne's event loop,
+  plus a sweeper every ``CAISHEN_SWEEP_SECONDS`` that wakes anything overdue
+  (lost timers, a restart).  Bound to the loop by the first ASGI request.
+* ``celery`` (scaled): an ETA task queued on commit for a deadline that is near, plus a beat
+  sweeper task that wakes anything overdue and arms the deadlines coming due (``arm_upcoming``).
+  A far deadline — a 120 s turn — is not queued when it is set: almost every one is superseded
+  by the player's move long before it is due, and each queued one cost the broker, the worker's
+  reservation and ack, and a stale wake-up (half the worker's tasks at 100 tables).
+
+A wake-up that is stale (``seq`` moved on) or early changes nothing, so
+duplicate or late timers are harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.runtime import dbqueue
+from games.runtime.table_steps import table_step
+
+log = logging.getLogger("caishen.timers")
+
+
+class WakeServices(Protocol):
+    """What the timers and the sweeper ask of the live services (``games.services`` is one)."""
+
+    def wake(self, kind: str, obj_id: int, token: int) -> bool: ...
+
+    def due_wakeups(self, now: datetime | None = None) -> list[tuple[str, int, int]]: ...
+
+    def wakeups_between(self, start: datetime, end: datetime) -> list[tuple[str, int, int, datetime]]: ...
+
+    def record_sweep(self) -> None: ...
+
+
+# Queue a wake-up on the broker for when it is due (celery backend): kind, id, token, at.
+QueueWake = Callable[[str, int, int, datetime], None]
+
+
+class _Connections:
+    services: WakeServices | None = None
+    queue_wake: QueueWake | None = None
+
+
+_CONNECTED = _Connections()
+
+
+def connect(services: WakeServices, queue_wake: QueueWake) -> None:
+    """Hand the timers what they call (GamesConfig.ready does, once per process).  ``services``
+    is asked for its functions at each call, so a test may replace one where it lives."""
+    _CONNECTED.services = services
+    _CONNECTED.queue_wake = queue_wake
+
+
+def _services() -> WakeServices:
+    if _CONNECTED.services is None:
+        raise RuntimeError("games.runtime.timers is not connected: GamesConfig.ready connects it at start-up")
+    return _CONNECTED.services
+
+
+def backend_name() -> str:
+    return str(settings.CAISHEN_TIMERS)
+
+
+def schedule_on_commit(kind: str, obj_id: int, token: int, at: datetime) -> None:
+    # robust: a broker that is down must not undo the step's other after-commit work (the
+    # sweeper finds the deadline on the row and wakes it later).
+    transaction.on_commit(lambda: schedule(kind, obj_id, token, at), robust=True)
+
+
+def schedule(kind: str, obj_id: int, token: int, at: datetime) -> None:
+    if backend_name() == "celery":
+        ahead = (at - timezone.now()).total_seconds()
+        if ahead > commit_horizon():
+            return  # far off: the sweeper arms it when it comes near (arm_upcoming)
+        if ahead <= local_upto() and IN_PROCESS.serving():
+            IN_PROCESS.schedule(kind, obj_id, token, at)  # CAISHEN_LOCAL_TIMERS_UPTO
+            return
+        _queue_wake_task(kind, obj_id, token, at)
+    else:
+        IN_PROCESS.schedule(kind, obj_id, token, at)
+
+
+def local_upto() -> float:
+    """Celery backend: deadlines this close are fired by the web process that set them."""
+    return float(settings.CAISHEN_LOCAL_TIMERS_UPTO)
+
+
+# The celery backend's timing.  With P the sweep period, a sweep at t arms the deadlines in
+# (t + P/2, t + 2P]: a window 1.5 P long, so the next sweep (due P later, late by up to P/2)
+# always finds a deadline before it leaves the window, at least P/2 ahead of it.  Deadlines set
+# within 2P of now are queued on commit instead; they never reach a later sweep's window unless
+# they are longer than P/2 (duplicates are harmless: the second wake-up finds the seq moved on).
+# Whatever is still missed — a sweeper down, a lost task — is overdue at a later sweep and woken then.
+
+
+def _sweep_period() -> float:
+    return float(settings.CAISHEN_SWEEP_SECONDS or 2)
+
+
+def arming_window(now: datetime) -> tuple[datetime, datetime]:
+    period = _sweep_period()
+    return now + timedelta(seconds=period / 2), now + timedelta(seconds=commit_horizon())
+
+
+def commit_horizon() -> float:
+    """Seconds ahead within which a deadline is queued when it is set (celery backend)."""
+    return 2 * _sweep_period()
+
+
+def arm_upcoming(now: datetime | None = None) -> int:
+    """The sweeper's second job (celery backend): queue the wake-ups of the deadlines that come
+    due before the next sweep can.  Returns how many it queued."""
+    if backend_name() != "celery":
+        return 0  # in-process timers are armed when set, whatever the delay
+    start, end = arming_window(now or timezone.now())
+    upcoming = _services().wakeups_between(start, end)
+    for kind, obj_id, token, at in upcoming:
+        _queue_wake_task(kind, obj_id, token, at)
+    return len(upcoming)
+
+
+def _queue_wake_task(kind: str, obj_id: int, token: int, at: datetime) -> None:
+    if _CONNECTED.queue_wake is None:
+        raise RuntimeError("games.runtime.timers is not connected: GamesConfig.ready connects it at start-up")
+    _CONNECTED.queue_wake(kind, obj_id, token, at)
+
+
+class InProcessTimers:
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop, sweep: bool = True) -> None:
+        """Attach to the server's event loop (once) and start the sweeper — not in a web process
+        of the scaled mode, which fires only its own short timers (beat sweeps there)."""
+        if self.loop is not None and not self.loop.is_closed():
+            return
+        self.loop = loop
+        if sweep and settings.CAISHEN_SWEEP_SECONDS > 0:
+            self._sweeper = loop.create_task(self._sweep_forever())
+
+    def serving(self) -> bool:
+        """Bound to a running server loop (a daphne process; never a Celery worker)."""
+        return self.loop is not None and self.loop.is_running()
+
+    def schedule(self, kind: str, obj_id: int, token: int, at: datetime) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return  # not serving yet: the sweeper picks it up once bound
+        delay = max(0.0, (at - timezone.now()).total_seconds())
+        # A fresh context: scheduling happens in on_commit inside a sync_to_async thread whose
+        # context carries asgiref's "single thread executor in use" mark; inherited by the timer,
+        # it would make the timer's own database_sync_to_async refuse to run ("would deadlock").
+        loop.call_soon_threadsafe(self._arm, delay, kind, obj_id, token, context=contextvars.Context())
+
+    def _arm(self, delay: float, kind: str, obj_id: int, token: int) -> None:
+        assert self.loop is not None
+        self.loop.call_later(delay, lambda: self.loop.create_task(self.fire(kind, obj_id, token)))  # type: ignore[union-attr]
+
+    async def fire(self, kind: str, obj_id: int, token: int) -> None:
+        services = _services()
+        # The step goes ahead of socket work queued for the database thread (games/runtime/dbqueue.py):
+        # a deadline that fired on time must not then wait behind a flood of reads.
+        with dbqueue.urgent():
+            try:
+                await table_step(services.wake)(kind, obj_id, token)
+            except Exception:
+                log.exception("timer %s %s %s failed", kind, obj_id, token)
+
+    async def sweep_once(self) -> None:
+        services = _services()
+        with dbqueue.urgent():  # overdue deadlines: the sweeper's reads jump the queue too
+            for wakeup in await database_sync_to_async(services.due_wakeups)():
+                await self.fire(*wakeup)
+            await database_sync_to_async(services.record_sweep)()
+
+    async def _sweep_forever(self) -> None:
+        every = float(settings.CAISHEN_SWEEP_SECONDS)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep_once()
+            except Exception:
+                log.exception("sweeper failed")
+
+
+IN_PROCESS = InProcessTimers()
