@@ -1,9 +1,8 @@
 """The table socket: a transport between one client and the table (docs/protocol.md).
 
-Thin on purpose: who the reader is and what it may read is its :class:`TableSession`
-(games/live/table_session.py), the frames it missed are found by games/live/catch_up.py, every change goes
-through ``games.services``, and the frames are the types of games/wire/frames.py.  This class moves
-the socket between reader groups, forwards frames and answers the client's messages.
+Thin on purpose: the reader and its rights are a :class:`TableSession`, missed frames come from
+games/live/catch_up.py, every change goes through ``games.services``, frames are the types of
+games/wire/frames.py.  This class moves the socket between reader groups and forwards frames.
 """
 
 from __future__ import annotations
