@@ -204,5 +204,5 @@ class WatcherSync:
     async def _answer(self) -> None:
         resync, seq = self.wants
         self.wants = (False, None)
-        self.next_sync = time.monotonic() + float(getattr(settings, "CAISHEN_WATCHER_SYNC_SECONDS", 1.0))
+        self.next_sync = time.monotonic() + float(settings.CAISHEN_WATCHER_SYNC_SECONDS)
         await self.answer(resync, seq)

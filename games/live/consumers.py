@@ -268,7 +268,7 @@ class TableConsumer(DirectDispatchConsumer):
 
     def _allow(self) -> bool:
         """Token bucket: CAISHEN_SOCKET_RATE messages per second, bursts up to twice that."""
-        rate = float(getattr(settings, "CAISHEN_SOCKET_RATE", 20))
+        rate = float(settings.CAISHEN_SOCKET_RATE)
         now = time.monotonic()
         tokens, last = getattr(self, "_bucket", (2 * rate, now))
         tokens = min(2 * rate, tokens + (now - last) * rate)
@@ -396,6 +396,5 @@ class TableConsumer(DirectDispatchConsumer):
             await self.watcher.ask(resync=True)
 
 
-def idle_seconds() -> float:
-    """CAISHEN_SOCKET_IDLE_SECONDS: silence after which a socket is closed (0: never)."""
-    return float(getattr(settings, "CAISHEN_SOCKET_IDLE_SECONDS", 45))
+def idle_seconds() -> float:  # silence after which a socket is closed (0: never)
+    return float(settings.CAISHEN_SOCKET_IDLE_SECONDS)

@@ -129,6 +129,20 @@ def test_no_module_but_the_config_reads_the_variables_from_the_environment() -> 
     assert readers == []
 
 
+def test_no_call_site_repeats_a_default() -> None:
+    """A value is read as ``settings.CAISHEN_X``; ``getattr(settings, "CAISHEN_X", default)`` would
+    carry a second default that can drift from the config's."""
+    tracked = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True, check=True)
+    repeats = []
+    for name in tracked.stdout.split():
+        if name.startswith("tests/"):
+            continue
+        text = (ROOT / name).read_text(encoding="utf-8")
+        for match in re.finditer(r"getattr\(\s*settings\s*,\s*[\"']CAISHEN_\w+[\"']\s*,", text):
+            repeats.append(f"{name}:{text[: match.start()].count(chr(10)) + 1}: {match.group(0)}")
+    assert repeats == []
+
+
 def documented_defaults() -> dict[str, str]:
     """docs/operations.md's table rows for CAISHEN_* variables: variable -> default cell."""
     rows: dict[str, str] = {}
