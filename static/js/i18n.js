@@ -197,7 +197,7 @@ const WORDS = {
     one_tap_title: "轻点一次就打出（不先选中）",
     tap_again: "再点一次打出",
     clock_unit: "{s}秒",
-    // lobby (issue 19): the table's hand list, the invite link, the countdown's unseating
+    // around the felt: the table's hand list, the invite link, the countdown's unseating
     hand_list_item: "第 {n} 局：回放",
     invite_link: "邀请链接",
     invite_copy: "复制邀请链接",
@@ -523,7 +523,7 @@ const WORDS = {
     one_tap_title: "One tap discards (no selecting first)",
     tap_again: "Tap again to discard",
     clock_unit: "{s}s",
-    // lobby (issue 19): the table's hand list, the invite link, the countdown's unseating
+    // around the felt: the table's hand list, the invite link, the countdown's unseating
     hand_list_item: "Hand {n}: replay",
     invite_link: "Invite link",
     invite_copy: "Copy invite link",
