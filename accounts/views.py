@@ -173,8 +173,8 @@ RECENT_HANDS = 20
 
 
 def recent_hands(user: Any) -> list[Any]:
-    """The user's latest finished hands, newest first, for their replay links (issue 19: replays
-    could not be found).  The games app is looked up, not imported: it builds on this one."""
+    """The user's latest finished hands, newest first, for their replay links, so that a
+    player can find their replays.  The games app is looked up, not imported: it builds on this one."""
     from django.apps import apps
 
     Hand = apps.get_model("games", "Hand")

@@ -172,10 +172,10 @@ class HandStart(models.Model):
 
 
 class PlayerTableSettings(models.Model):
-    """One account's table-page settings (issue 19 items 8-9), remembered across browsers.
+    """One account's table-page settings, remembered across browsers.
 
     All off by default.  ``auto_pass_claims``, ``auto_win`` and ``tsumogiri`` are acted on by the
-    server (games.table_settings) so that they work under lag and keep claim protection's uniform
+    server (games.services.presets) so that they work under lag and keep claim protection's uniform
     pause; ``sound``, ``confirm_discard`` and ``one_tap_discard`` are read by the table page.
     """
 

@@ -1,12 +1,12 @@
 """Garbage-collector settings for the long-running processes (daphne, the Celery worker, the
 load client): short pauses rather than CPython's defaults.
 
-Why (docs/performance.md, "Fourth session"): at 200 tables a daphne process holds ~250 000
+Why (docs/performance.md, "The event loop and the fan-out"): at 200 tables a daphne process holds ~250 000
 objects the collector tracks — a third of them from start-up (modules, classes, functions), the
 rest per socket (Channels' and Twisted's coroutines, tasks, queues).  With the defaults
-(700, 10, 10) a full collection walked all of them every ~10 s: 100-140 ms of CPU with the event
-loop stopped, and the young collections ran ~12 times a second, up to 28 ms each.  Those pauses
-were the latency's tail (max 145-211 ms, p99 up to 62 ms).
+(700, 10, 10) a full collection walks all of them every ~10 s: 100-140 ms of CPU with the event
+loop stopped, and the young collections run ~12 times a second, up to 28 ms each.  Those pauses
+are then the latency's tail (max 145-211 ms, p99 up to 62 ms).
 
 * ``gc.freeze()`` after start-up moves the start-up heap into the permanent generation: it
   never becomes garbage, and collections stop walking it.

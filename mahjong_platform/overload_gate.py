@@ -1,10 +1,10 @@
-"""Refuse new work on the event loop, before Django, while the process is saturated (issue 17).
+"""Refuse new work on the event loop, before Django, while the process is saturated.
 
 The REST API refuses a new table or a match start with 503 while ``games.services.overload.MONITOR`` says
 the process is saturated — but only after the request has gone through Django on the process's
 one database thread (session and user queries, DRF, the seat locks): 5–10 ms of the very thread
-that is saturated.  At four times the knee, clients asking again every few seconds turned those
-refusals into a third of the process's CPU, and the running tables' throughput fell
+that is saturated.  At four times the knee, clients asking again every few seconds turn those
+refusals into a third of the process's CPU, and the running tables' throughput falls
 (docs/performance.md, "A busy evening").  So this ASGI wrapper answers the three API calls that
 add load — ``POST /api/tables/`` (a new table), ``POST /api/tables/<id>/ready/`` with ``ready``
 true (the default) and ``POST /api/tables/<id>/bots/`` — with the same 503, ``Retry-After`` and

@@ -176,7 +176,7 @@ if REDIS_URL:
     # PUBLISH per group, pushed to the processes that subscribed, no queue: a frame sent while a
     # process reconnects to Redis is lost (the client sees the seq gap and catches up).  At 100
     # tables it took daphne from 82 to 53 % of a core and p99 from 265 to 41 ms against "core"
-    # (docs/performance.md, "Fourth session"), so it is the default (issue 17, decision 2).
+    # (docs/performance.md, "The scaled mode"), so it is the default.
     # "core" is RedisChannelLayer — a queue per socket in Redis, bounded by capacity and expiry.
     # Frame order per socket is safe on either: a v2 delta applies only on its base, so a frame
     # that overtakes the one before is held back by the client until the gap is caught up.
@@ -288,7 +288,8 @@ CAISHEN_SIT_MULTIPLE = CAISHEN.sit_multiple
 CAISHEN_HOUSE_FLOAT = CAISHEN.house_float
 # Live tables (docs/protocol.md, docs/operations.md).  With celery timers, a deadline at most
 # CAISHEN_LOCAL_TIMERS_UPTO seconds ahead (the claim-window pause, the bots' turns) is fired by the
-# daphne process whose step set it (issue 17, decision 1); docs/performance.md has the effect.
+# daphne process whose step set it, from the engine it holds and without a trip through the
+# broker (docs/performance.md, "The scaled mode", has the effect).
 CAISHEN_TIMERS = CAISHEN.timers
 CAISHEN_LOCAL_TIMERS_UPTO = CAISHEN.local_timers_upto
 CAISHEN_SETTLEMENT = CAISHEN.settlement

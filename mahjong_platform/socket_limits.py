@@ -1,10 +1,10 @@
 """A byte bound on what each WebSocket has queued to send: a client that stops reading is dropped.
 
-Why (issue 15): ASGI gives the application no back-pressure.  Every ``websocket.send`` goes
+Why: ASGI gives the application no back-pressure.  Every ``websocket.send`` goes
 through daphne to autobahn, which writes the frame to the Twisted TCP transport; when the peer
 does not read, the kernel's socket buffer fills and Twisted keeps the rest in user space, without
-limit.  30 sockets that never read held 58.6 MB that way and grew daphne from 183 to 214 MiB in
-115 s.  A legitimate backlog is tiny (a full snapshot is a few KB), so a socket whose unsent
+limit: 30 sockets that never read can hold 58.6 MB that way and grow daphne from 183 to 214 MiB
+in 115 s.  A legitimate backlog is tiny (a full snapshot is a few KB), so a socket whose unsent
 output passes ``CAISHEN_SOCKET_SEND_BUFFER`` bytes (default 1 MiB) is aborted: a close frame
 could never reach a peer that does not read, so the TCP connection is simply reset.  The
 consumer then gets its ``websocket.disconnect`` as for any lost connection, and the client may

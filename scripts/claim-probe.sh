@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Claim protection, measured (issue 15, docs/protocol.md "Claim protection"): scripted people play
-# on a simulated clock in a throwaway SQLite database; one seat's frames and their timing feed a
-# classifier that guesses whether anyone else could claim.  Prints its accuracy against chance
-# for the uniform windows (the default) and, for reference, the older pause scheme.
+# Claim protection, measured (docs/performance.md, "Claim protection against timing"): scripted
+# people play on a simulated clock in a throwaway SQLite database; one seat's frames and their
+# timing feed a classifier that guesses whether anyone else could claim.  Prints its accuracy
+# against chance for the uniform windows (the default) and, for reference, the older pause scheme.
 #
 #   scripts/claim-probe.sh [WINDOWS]      # default 1000
 set -euo pipefail

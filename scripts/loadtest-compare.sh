@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real server against the reference table server (issue 17; docs/performance.md), embedded
+# The real server against the reference table server (docs/performance.md, "Reference server"), embedded
 # mode: a fresh SQLite database, then `manage.py loadtest --baseline`, which starts the reference
 # daphne and then the real daphne on free ports of 127.0.0.1 (the shipped settings, the same
 # database and in-memory layer), drives each with the same client, and prints both servers'

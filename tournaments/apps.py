@@ -13,6 +13,6 @@ class TournamentsConfig(AppConfig):
 
         if duplicate_seed not in services.SEED_PROVIDERS:
             services.SEED_PROVIDERS.append(duplicate_seed)
-        # Same walls at every table: a finished hand's secrets wait for the others (issue 15).
+        # Same walls at every table: a finished hand's secrets wait for the others.
         if duplicate_hand_disclosed not in disclosure.DISCLOSURE_CHECKS:
             disclosure.DISCLOSURE_CHECKS.append(duplicate_hand_disclosed)

@@ -474,7 +474,7 @@ def hint_decisions(variant: Any, hands: int) -> list[Any]:
 
 
 def _bench_hints(rep: Report, hands: int) -> None:
-    """p50 / p99 of one hint set per rule set (target p99 <= 5 ms, issue 20), beside the
+    """p50 / p99 of one hint set per rule set (target p99 <= 5 ms: docs/hints.md, "Cost"), beside the
     standard-shape shanten of the same hands as the in-run reference: the ratio says how many
     shanten calls a hint set costs, which does not move with the machine's speed."""
     from games.engine.insight.hints import hints

@@ -1,4 +1,4 @@
-"""Quick phrases at the table (issue 19 item 9): a fixed list sent by code, never free text.
+"""Quick phrases at the table: a fixed list sent by code, never free text.
 
 Nothing to moderate: a client sends ``{"type": "emote", "code": "thanks"}``, the server checks the
 code against :data:`CODES` and the seat's rate, and every reader of the table (seats and watchers)

@@ -261,7 +261,7 @@ def _start(header: dict[str, Any]) -> EngineHand:
             )
         except (KeyError, TypeError, ValueError) as exc:  # OptionsError is a ValueError
             # The options were compared with the snapshot's by value, where 0 == false: an option
-            # the rule set refuses got this far and escaped as a 500 (found by fuzzing replays).
+            # the rule set refuses can get this far, and must not escape as a 500.
             raise ReplayError(1, f"the header's options or context are not valid ({exc})") from None
         if _plain(dealt.to_json()) != _plain(current_snapshot(initial)):
             raise ReplayError(1, "the seed does not deal the hands and wall of the initial snapshot")

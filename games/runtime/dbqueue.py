@@ -1,12 +1,12 @@
-"""The process's database thread, with a lane for timer steps ahead of socket work (issue 17).
+"""The process's database thread, with a lane for timer steps ahead of socket work.
 
 Channels runs every ``database_sync_to_async`` call of a daphne process on one thread (asgiref's
 ``SyncToAsync.single_thread_executor``, a one-worker ``ThreadPoolExecutor``), in the order the
 calls were made.  Socket commands, snapshots, pings and the in-process timers' steps all queue
-there.  A flood of socket work — every socket of 300 tables resyncing after a stall — put a
-claim window's end or a turn's timeout behind hundreds of reads: the timer fired on time on the
-loop and then waited seconds for the thread, and the table stood still although its deadline
-had passed.
+there.  A flood of socket work — every socket of 300 tables resyncing after a stall — would put a
+claim window's end or a turn's timeout behind hundreds of reads: the timer would fire on time on
+the loop and then wait seconds for the thread, and the table would stand still although its
+deadline had passed.
 
 ``install()`` gives that executor a queue with two lanes: work submitted while ``URGENT`` is set
 in the caller's context (games/runtime/timers.py sets it in each timer's task) is taken before anything

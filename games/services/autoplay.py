@@ -1,9 +1,9 @@
-"""托管 by the player's own choice: turning it on, and — above all — turning it off (issue 19).
+"""托管 by the player's own choice: turning it on, and — above all — turning it off.
 
 Two timeouts in a row (or three disconnects) put a seat on 托管 (``services.play``,
 ``services.presence``); any command of the player's own ends it (``play._forget_timeouts``).
-But on 托管 the seat's turn is played a bot's delay into it, so a click often came too late:
-the player had no sure way back.  ``set_auto_play`` is that way, and the manual switch too.
+But on 托管 the seat's turn is played a bot's delay into it, so a click often comes too late:
+the player needs a sure way back.  ``set_auto_play`` is that way, and the manual switch too.
 
 Turning 托管 off while the seat owes a decision gives it the whole clock of that decision (the
 turn's ``turn_seconds``) instead of the bot's delay; turning it on lets the bot take the decision

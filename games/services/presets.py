@@ -1,4 +1,4 @@
-"""The server's side of a player's table settings (issue 19 item 8): auto-win, 摸切, auto-pass.
+"""The server's side of a player's table settings: auto-win, 摸切, auto-pass.
 
 Taken by the server, not the page, so that they work under lag and keep claim protection whole
 (docs/ui.md, "Table settings").  What is decided here:

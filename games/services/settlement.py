@@ -55,7 +55,7 @@ def settle_hand(row: Hand, result: Result, seats: list[Seat]) -> dict[str, int]:
     # The match's running scores, shown in every frame (the caller saves the table row, which
     # every path here holds locked: the step's or the settlement's own lock on the hand).  On a
     # score-only table (stake 0: tournaments) no unit moves, so they are the hands' points, as
-    # the tournament's standings count them: else every plate read 0 all match (issue 19).
+    # the tournament's standings count them; else every plate would read 0 all match.
     gained = out if stake else {str(row.position_of(s)): int(p) for s, p in enumerate(result.deltas)}
     table.scores = {c: int((table.scores or {}).get(c, 0)) + int(gained.get(c, 0)) for c in ("0", "1", "2", "3")}
     _release_stakes(row, seats)

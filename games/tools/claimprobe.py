@@ -1,6 +1,6 @@
 """Can one seat tell from its frames and their timing whether anyone else could claim?
 
-The claim-protection measurement of issue 15 (docs/protocol.md, "Claim protection"): four
+The claim-protection measurement (docs/performance.md, "Claim protection against timing"): four
 scripted people play seeded hands through the real table services on a simulated clock (a
 discrete-event loop: no sleeping, so 1000 windows take seconds, not hours).  People think
 before their own discards, take a human while over a claim (sometimes too long), and do

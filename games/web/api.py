@@ -691,8 +691,8 @@ class ReplayCheckView(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [AnonymousHeavyWork]
     # Through a parser, not request._request.body: a signed-in POST's CSRF check reads request.POST,
-    # which made DRF parse the body with the default (JSON, form) parsers first — the documented
-    # application/jsonl answered 415 to every signed-in user (found by schemathesis).
+    # which makes DRF parse the body with the default (JSON, form) parsers first — the documented
+    # application/jsonl would answer 415 to every signed-in user.
     # Forms keep their own parsers: Django's CSRF check reads a form's fields (request.POST), and
     # must get a form, not bytes.
     parser_classes = [FormParser, MultiPartParser, RawBodyParser]

@@ -67,7 +67,7 @@ def variant_choices() -> list[tuple[str, str]]:
 class TableForm(forms.Form):
     """The create-table form for one variant; its option fields come from that variant's schema."""
 
-    # The rule set is picked in the form itself (issue 19): what the list shows is what is created.
+    # The rule set is picked in the form itself, so what the list shows is what is created.
     # ``options_for`` names the rule set whose option fields the page showed; when a browser
     # without JavaScript changes the list, the two differ and the view shows the new rule set's
     # options instead of creating a table with options the player never saw.

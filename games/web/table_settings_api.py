@@ -1,4 +1,4 @@
-"""``/api/table-settings/``: the signed-in player's table settings (issue 19 items 8-9).
+"""``/api/table-settings/``: the signed-in player's table settings.
 
 One row per account (``PlayerTableSettings``), made on first read, all off by default.  GET reads
 them; PATCH (a JSON body) changes the named ones.  A body that names none of them, names a key that is not a

@@ -86,9 +86,9 @@ def watcher_left(table_id: int) -> int:
 class PublicViews:
     """The engine's public view of a hand at a seq, rendered once per process.
 
-    A watcher's snapshot used to rebuild the hand from its deal on every request: 20 watchers
-    resyncing 19 times a second replayed it 380 times a second on the database thread the
-    seated players' steps share.  The public view at ``(hand, seq)`` never changes once that
+    Rebuilding the hand from its deal for every watcher's snapshot would cost, for 20 watchers
+    resyncing 19 times a second, 380 replays a second on the database thread the seated
+    players' steps share.  The public view at ``(hand, seq)`` never changes once that
     seq exists, so it is kept here (least recently used out first) and every watcher of the
     table at the same moment shares it.  Keys carry the hand's ``started_at`` beside its id: an
     id reused after a rollback (SQLite, tests) is another hand.  The secrets of an ended hand

@@ -761,7 +761,7 @@ export class Board {
       }
       if (parts.length && ctx.deadlineAt !== null) {
         // The clock leads the prompt, in its own ring: set after the discarded tile its figure
-        // read as part of the tile (issue 19, item 10).
+        // would read as part of the tile.
         const clock = h("span", { class: "prompt-clock", id: "mj-prompt-clock", dataset: { unit: "1" } });
         this.clocks.push(clock);
         this.promptClock = clock;

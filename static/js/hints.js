@@ -1,6 +1,7 @@
-// 听牌 hints (a table with hints on; docs/ui.md, "Hints"): the panel under the own hand, the
-// hand tiles' ready marks and the claim buttons' verdicts, from `hand.hints` (docs/protocol.md;
-// the server's games/engine/insight/hints.py HintSet.to_json()).  Null hints: nothing is shown.
+// 听牌 hints (a table with hints on; docs/hints.md, "On the table page"): the panel under the own
+// hand, the hand tiles' ready marks and the claim buttons' verdicts, from `hand.hints`
+// (docs/protocol.md; the server's games/engine/insight/hints.py HintSet.to_json()).  Null hints:
+// nothing is shown.
 
 import { clear, h } from "./dom.js";
 import { LANG, t } from "./i18n.js";

@@ -197,7 +197,7 @@ const WORDS = {
     one_tap_title: "轻点一次就打出（不先选中）",
     tap_again: "再点一次打出",
     clock_unit: "{s}秒",
-    // lobby (issue 19): the table's hand list, the invite link, the countdown's unseating
+    // around the felt: the table's hand list, the invite link, the countdown's unseating
     hand_list_item: "第 {n} 局：回放",
     invite_link: "邀请链接",
     invite_copy: "复制邀请链接",
@@ -208,9 +208,9 @@ const WORDS = {
     // the one-hand forms tn() picks (Chinese needs no plural: the same sentence with 1)
     stake_line_one: "底分 {stake} · 共 1 局 · 出牌 {turn} 秒 · 吃碰 {claim} 秒",
     confirm_stake_one: "本桌底分为 {stake}：每一分结算 {stake} 个单位，共 1 局。确认底分并准备？",
-    // brk: score breakdowns (the line words themselves are in breakdown.js)
+    // score breakdowns (the line words themselves are in breakdown.js)
     winning_tile: "和牌张",
-    // brk: the replay viewer (static/replay/replay.js): rows, events (rp_ev_<engine kind>), results
+    // the replay viewer (static/replay/replay.js): rows, events (rp_ev_<engine kind>), results
     rp_hand: "手牌",
     rp_melds: "副露",
     rp_flowers: "花牌",
@@ -523,7 +523,7 @@ const WORDS = {
     one_tap_title: "One tap discards (no selecting first)",
     tap_again: "Tap again to discard",
     clock_unit: "{s}s",
-    // lobby (issue 19): the table's hand list, the invite link, the countdown's unseating
+    // around the felt: the table's hand list, the invite link, the countdown's unseating
     hand_list_item: "Hand {n}: replay",
     invite_link: "Invite link",
     invite_copy: "Copy invite link",
@@ -534,9 +534,9 @@ const WORDS = {
     // the singular of a count of hands, picked by tn() (no "1 hands")
     stake_line_one: "Stake {stake} · 1 hand · {turn} s per turn · {claim} s per claim",
     confirm_stake_one: "This table's stake is {stake}: every point settles {stake} units, over 1 hand. Confirm the stake and get ready?",
-    // brk: score breakdowns (the line words themselves are in breakdown.js)
+    // score breakdowns (the line words themselves are in breakdown.js)
     winning_tile: "Winning tile",
-    // brk: the replay viewer (static/replay/replay.js): rows, events (rp_ev_<engine kind>), results
+    // the replay viewer (static/replay/replay.js): rows, events (rp_ev_<engine kind>), results
     rp_hand: "Hand",
     rp_melds: "Melds",
     rp_flowers: "Flowers",

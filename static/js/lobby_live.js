@@ -1,4 +1,4 @@
-// The lobby keeps itself current (issue 19): every few seconds, while the tab is visible, it
+// The lobby keeps itself current: every few seconds, while the tab is visible, it
 // fetches its own address again and swaps in the fresh table lists ("Your tables", "Public
 // tables").  Polling rather than a socket: the lists change seldom, no socket group exists for
 // the lobby, and a page fetch carries the filters, the reader's language and every process's

@@ -1,4 +1,4 @@
-// The player's table settings (issue 19 items 8-9): the gear panel, sounds, quick phrases, the
+// The player's table settings: the gear panel, sounds, quick phrases, the
 // leave control and the discard confirmation.  Settings live on the account
 // (/api/table-settings/, games/web/table_settings_api.py): the same in every browser.  Auto-pass,
 // auto-win and 摸切 are taken by the server (docs/ui.md); the page only saves them.

@@ -1,4 +1,4 @@
-// Around the felt (issue 19, lobby): the table's finished hands with their replays, the owner's
+// Around the felt: the table's finished hands with their replays, the owner's
 // invite link of a private table, and the note that the ready countdown unseated this player.
 // See docs/ui.md, "Around the table".
 

@@ -1,4 +1,4 @@
-"""The untranslated-string scan (issue 19): what a page shows in the other language.
+"""The untranslated-string scan: what a page shows in the other language.
 
 ``untranslated(page, lang)`` reads every visible text node of the page and returns the strings
 that are not in the page's language: on a zh-Hans page any Latin word outside the allow-list,
@@ -8,8 +8,7 @@ marked with another ``lang`` (the language switch names each language in itself)
 (``.tile``, SVG faces) and players' names (``.chair-name``, ``.who``, ``[data-name]``).
 
 ``Scan`` collects the offenders page by page, so one walk through the site reports everything
-at once; a test asserts ``scan.offenders(page_name) == []`` per page and can mark the pages
-other engineers own as expected failures.
+at once; a test asserts ``scan.offenders(page_name) == []`` per page.
 """
 
 from __future__ import annotations

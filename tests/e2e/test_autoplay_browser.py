@@ -1,9 +1,8 @@
-"""托管 can be left from the table page (issue 19, defect 5), at desktop and phone sizes.
+"""托管 can be left from the table page, at desktop and phone sizes.
 
-Before: a seat on 托管 played itself a bot's delay into each turn, the player's clicks came too
-late, and nothing on the page turned it off.  Now the header holds a 托管 switch; while the seat
-is on 托管 a banner with "取消托管 / Stop auto-play" shows, and after it the player's own
-discards are applied (the seat's 托管 badge is gone).
+A seat on 托管 plays itself a bot's delay into each turn, so the player's clicks often come too
+late; the header holds a 托管 switch, and while the seat is on 托管 a banner with "取消托管 / Stop
+auto-play" shows; after it the player's own discards are applied (the seat's 托管 badge is gone).
 """
 
 from __future__ import annotations

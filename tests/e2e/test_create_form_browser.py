@@ -1,9 +1,8 @@
-"""Creating a table builds the rule set the list shows (issue 19, defect 2), in a real browser.
+"""Creating a table builds the rule set the list shows, in a real browser.
 
-Before: the list sat in its own GET form with a "Choose" button; picking 东北麻将 and pressing
-Create made a 财神 table.  Now picking it shows its options at once (static/js/create_table.js)
-and Create makes a 东北 table; without JavaScript the first Create shows 东北's options and the
-second makes the table.
+Picking 东北麻将 shows its options at once (static/js/create_table.js) and Create makes a 东北
+table, never one of the rule set the page opened with; without JavaScript the first Create
+shows 东北's options and the second makes the table.
 """
 
 from __future__ import annotations

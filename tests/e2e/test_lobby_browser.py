@@ -1,7 +1,7 @@
-"""Issue 19 items 9 and 10 in a real browser, in both languages at desktop and phone sizes:
-the invite link and the page asking for a private table's code, the live lobby and "your
-tables", every form error at once, the stake bound, "1 hand", the countdown's unseating note,
-the account's language kept across sign-ins, and the API token."""
+"""The lobby and what surrounds a table, in a real browser, in both languages at desktop and
+phone sizes: the invite link and the page asking for a private table's code, the live lobby and
+"your tables", every form error at once, the stake bound, "1 hand", the countdown's unseating
+note, the account's language kept across sign-ins, and the API token."""
 
 from __future__ import annotations
 

@@ -1,15 +1,15 @@
-"""A phone can play (issue 19, item 1), and the table page's hand survives frames (board.js).
+"""A phone can play, and the table page's hand survives frames (board.js).
 
-Before: at 390×844 the whole 1100×760 felt was scaled to 0.35 (hand tiles 16×21 px, the
-hand-end dialog's text about 4.5 px), in landscape the own hand was below the fold, and one tap
-discarded.  Now a phone gets its own layout: the own hand, the prompt and the claim buttons in a
-dock fixed at the bottom of the window at full size, the dialogs in a fixed layer; a first tap
-selects, a second tap (or 打出 / Discard) discards, and "一触出牌 / Discard with one tap" makes
-one tap discard.  Desktop (1366×768) keeps its click-to-discard felt.
+Scaled down whole, the 1100×760 felt would be 0.35 of its size at 390×844 (hand tiles 16×21 px,
+the hand-end dialog's text about 4.5 px), in landscape the own hand would be below the fold, and
+one tap would discard.  So a phone gets its own layout: the own hand, the prompt and the claim
+buttons in a dock fixed at the bottom of the window at full size, the dialogs in a fixed layer; a
+first tap selects, a second tap (or 打出 / Discard) discards, and "一触出牌 / Discard with one
+tap" makes one tap discard.  Desktop (1366×768) keeps its click-to-discard felt.
 
 Also here: a click is not lost when frames arrive between press and release (the hand is rebuilt
 only when it changed), the draw/discard animations and prefers-reduced-motion, and the prompt's
-countdown clear of the discarded tile (issue 19, item 10).
+countdown clear of the discarded tile.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def wait_pond(page: Any, n: int) -> None:
 
 
 def check_countdown(page: Any) -> bool:
-    """The prompt's countdown leads the prompt and touches no discarded tile (issue 19, item 10)."""
+    """The prompt's countdown leads the prompt and touches no discarded tile."""
     found = page.evaluate(
         """() => {
         const clock = document.getElementById("mj-prompt-clock");

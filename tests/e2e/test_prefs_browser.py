@@ -1,5 +1,5 @@
-"""The table page's per-account settings, quick phrases, leave control and discard confirmation
-(issue 19 items 8-9), in both languages at desktop and phone sizes."""
+"""The table page's per-account settings, quick phrases, leave control and discard confirmation,
+in both languages at desktop and phone sizes."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Rules pages and create-form options read as player text, in the reader's language (issue 19 item 3).
+"""Rules pages and create-form options read as player text, in the reader's language.
 
-Before: the rules page showed spec/rules/SPEC.md's section ("SPEC D2.3.4", "DECIDED", the source
-file's name) and the options' raw values (`one`, `first_tier`, `symmetric`), in English even
-for a Chinese reader.  Now each rule set has player rules in zh-Hans and English with a worked
-example, and every option, help and choice is in words.
+Each rule set has player rules in zh-Hans and English with a worked example, and every option,
+help and choice is in words: a page shows none of spec/rules/SPEC.md's wording ("SPEC D2.3.4",
+"DECIDED", the source file's name) nor the options' raw values (`one`, `first_tier`,
+`symmetric`), and a Chinese reader gets no English.
 """
 
 from __future__ import annotations

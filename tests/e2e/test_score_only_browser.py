@@ -1,8 +1,8 @@
-"""A score-only tournament table shows the hand's points (issue 19, defect 7), in a real browser.
+"""A score-only tournament table shows the hand's points, in a real browser.
 
-Before: stake 0 moves no wallet unit, and the hand-end dialog and the name plates showed the
-booked units — 0 for everyone, the winner included.  Now they show the hand's points and the
-match's score in points.  The event (one player, bots fill the table) is made through the API.
+Stake 0 moves no wallet unit, so the booked units are 0 for everyone, the winner included: the
+hand-end dialog and the name plates show the hand's points and the match's score in points
+instead.  The event (one player, bots fill the table) is made through the API.
 """
 
 from __future__ import annotations

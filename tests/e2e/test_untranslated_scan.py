@@ -1,11 +1,10 @@
-"""No string of the other language on the newcomer's path (issue 19, "Tests").
+"""No string of the other language on the newcomer's path.
 
 One walk per language and screen size: sign up, home, create a table, the table page (waiting
 room, then a hand played with bots to its end), the lobby, wallet, profile, rules index, the
 hand's replay (from the table page's hand list) and the tournaments index.  Every page is
 scanned by tests/e2e/i18n_scan.py and each page is its own test, so a failure names the page and
-lists every offending string.  The rules, replay and tournament pages belong to other branches
-of this session (`rules`, `brk`): they are expected failures here until those merge.
+lists every offending string.
 """
 
 from __future__ import annotations
@@ -111,7 +110,7 @@ def test_the_page_is_all_in_its_language(walked: tuple[Scan, dict[str, Any]], na
 
 
 def test_the_table_page_lists_its_finished_hand_with_its_replay(walked: tuple[Scan, dict[str, Any]]) -> None:
-    """Issue 19 item 6: the hand that just ended appears in the table page's list, linking its replay."""
+    """The hand that just ended appears in the table page's list, linking its replay."""
     _scan, facts = walked
     assert facts["hand_links"] == 1
     assert re.fullmatch(r"/hands/\d+/replay/", facts["replay_href"])

@@ -1,4 +1,4 @@
-"""GreedyBot and the rule sets' own options (issue 16): 抢金, 游金, 报听, 抢暗杠, 抢杠胡.
+"""GreedyBot and the rule sets' own options: 抢金, 游金, 报听, 抢暗杠, 抢杠胡.
 
 Two halves: rigged positions where each policy decides one way or the other, and a
 self-play count over a few thousand seeded hands showing that the events happen in

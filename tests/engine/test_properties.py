@@ -334,7 +334,7 @@ def test_seed_is_revealed_only_at_the_end(variant: str) -> None:
 
 
 def test_robbed_tile_stays_on_the_table() -> None:
-    # Found by the census above: the robbed 7m used to vanish from the state (fixed in hand.py).
+    # A case the census above turns up: the robbed 7m must stay in the state (hand.py keeps it).
     hands = fill_hands(ROB_HANDS, avoid="7m P C E", flipped="9p", wall="E E E 7m")
     hand = hand_after("zhejiang_caishen", hands, [*ROB_ACTIONS, act("W", "win")], flipped="9p", wall="E E E 7m")
     assert hand.result is not None and hand.result.win_kind == "robbing_kong"

@@ -68,7 +68,7 @@ def test_properties() -> None:
 
 
 # Unicode digits that str.isdigit() (and, for most, int()) accept: full-width, Arabic-Indic,
-# Devanagari, superscript, circled.  Only ASCII is notation (issue 15, item 14).
+# Devanagari, superscript, circled.  Only ASCII is notation.
 NON_ASCII_DIGITS = ["５", "٥", "५", "⁵", "①", "𝟓"]
 
 
@@ -112,8 +112,8 @@ def test_every_valid_spelling_still_parses(tiles: list[int], gap: str) -> None:
 
 @pytest.mark.parametrize("value", [["1m"], 5, None, {"tile": "1m"}, b"1m"])
 def test_notation_that_is_not_text_is_a_notation_error(value: object) -> None:
-    # Replays and socket commands are JSON: a list where a tile string belongs was an
-    # AttributeError (a 500 from the replay check), not a TileNotationError (found by fuzzing).
+    # Replays and socket commands are JSON: a list where a tile string belongs must be a
+    # TileNotationError, not an AttributeError (a 500 from the replay check).
     with pytest.raises(TileNotationError, match="tile notation is text"):
         parse_tiles(value)  # type: ignore[arg-type]
     with pytest.raises(TileNotationError, match="tile notation is text"):

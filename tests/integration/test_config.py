@@ -72,10 +72,11 @@ def settings_under(env: dict[str, str]) -> dict[str, Any]:
 def test_scaled_mode_is_configured_by_the_environment_alone() -> None:
     got = settings_under(SCALED_ENV)
     assert got["engine"] == "django.db.backends.postgresql"
-    # The layer that measured better (issue 17, decision 2); the queue-per-socket one is an option.
+    # The layer that measured better (docs/performance.md, "The scaled mode"); the queue-per-socket
+    # one is an option.
     assert got["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert got["layer_config"]["hosts"] == ["redis://127.0.0.1:6379/3"]
-    assert got["local_timers_upto"] == 2.0  # short deadlines fire in the web process (decision 1)
+    assert got["local_timers_upto"] == 2.0  # short deadlines fire in the web process
     assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert got["broker"].startswith("amqp://")
     assert got["hosts"] == ["mahjong.example", "127.0.0.1"]

@@ -1,4 +1,5 @@
-"""Faults on the real topology (issue 8, deliverable 4; the parts done so far).
+"""Faults of the commands, the settlement and the worker on the real topology (those of processes
+and services: test_faults_processes.py).
 
 * the same command sent twice at once, through both daphne processes: exactly one applies;
 * settlement run again on settled hands: the ledger does not change;

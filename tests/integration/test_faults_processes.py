@@ -1,4 +1,5 @@
-"""Faults of processes and services on the real topology (issue 8, deliverable 4, continued).
+"""Faults of processes and services on the real topology (those of the commands, the settlement
+and the worker: test_faults.py).
 
 * a database error inside a command (a PostgreSQL trigger fails the hand's transaction after the
   engine applied the winning action in memory): the player gets a refusal on an open socket and

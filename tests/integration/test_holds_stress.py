@@ -1,4 +1,4 @@
-"""Readying at many tables at once never overcommits a balance, on real PostgreSQL (issue 15, item 8).
+"""Readying at many tables at once never overcommits a balance, on real PostgreSQL.
 
 A script run in a configured Django process (``run_stress`` of test_settlement_stress.py, which
 migrates the database and runs it in a fresh process) seats each of a few shared players at

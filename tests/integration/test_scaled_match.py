@@ -1,4 +1,4 @@
-"""A full match through the scaled topology (issue 8, deliverable 2).
+"""A full match through the scaled topology.
 
 Two people and two bots; the people's sockets are on *different* daphne processes, so every frame
 one of them sees after the other acts crossed the Redis channel layer.  Bots' turns, claim-window

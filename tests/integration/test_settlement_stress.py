@@ -1,4 +1,4 @@
-"""Concurrent settlement on real PostgreSQL (issue 8, deliverable 5).
+"""Concurrent settlement on real PostgreSQL.
 
 A script run in a configured Django process (``DATABASE_URL`` set, like the Procfile's
 processes) deals real hands at tables whose players share a handful of wallets with small
@@ -6,8 +6,8 @@ balances, marks them finished with results whose losses mostly exceed the balanc
 ``accounts.services.capped_movements`` caps them), then settles every hand twice at once from
 several threads (each with its own database connection: PostgreSQL row locks are what keep
 this straight), together with direct ``accounts.services.settle`` calls on shared references,
-also twice each.  Every match holds its stake from its players' wallets while it runs (issue
-15), so a loser pays from that table's hold plus the free balance, never from another table's
+also twice each.  Every match holds its stake from its players' wallets while it runs,
+so a loser pays from that table's hold plus the free balance, never from another table's
 hold, and the last booking of a match releases its holds.  A monitor thread reads the wallets
 meanwhile.  The test then checks the ledger: no balance below zero (the check constraint
 refuses one) and no balance below its active holds at any read, every hand's rows sum to

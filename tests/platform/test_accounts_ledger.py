@@ -278,7 +278,7 @@ def test_settle_refuses_deltas_that_do_not_sum_to_zero():
     assert not LedgerEntry.objects.filter(reference="hand:4").exists()
 
 
-# --- holds (issue 15) -------------------------------------------------------------------------------
+# --- holds ------------------------------------------------------------------------------------------
 
 
 def active(wallet):

@@ -1,7 +1,8 @@
-"""Bounded input on the REST side (issue 15, item 9): nesting, length and numbers answer a clear 400.
+"""Bounded input on the REST side: nesting, length and numbers answer a clear 400.
 
-Before: a replay line nested a few thousand deep was a RecursionError (500) in /api/replays/check/,
-any JSON body nested so was one in DRF's parser, and a stake of 10**24 overflowed its column (500).
+Unbounded, a replay line nested a few thousand deep would be a RecursionError (500) in
+/api/replays/check/, any JSON body nested so would be one in DRF's parser, and a stake of 10**24
+would overflow its column (500).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""托管 can be left, and taken by choice (issue 19, defect 5): ``{"type": "autoplay", "on": ...}``.
+"""托管 can be left, and taken by choice: ``{"type": "autoplay", "on": ...}``.
 
-Before: after two timeouts the seat played itself a bot's delay into each of its turns, and the
-only way back was a click that landed within that delay.  Now the switch takes the seat off 托管
-at once and gives the decision the player's whole clock; an own command still ends 托管 too.
+After two timeouts the seat plays itself a bot's delay into each of its turns, so a click has to
+land within that delay to count.  The switch takes the seat off 托管 at once and gives the
+decision the player's whole clock; an own command still ends 托管 too.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Claim protection against timing (issue 15, finding 3).
+"""Claim protection against timing.
 
-Before, after every discard every seat and watcher saw ``deadline_in_ms`` of about 8000 when a
-person held a claim and the short pause otherwise, and the next frame came when that person
-answered: the clock predicted a claim in 5202 of 5202 windows.  Now, with two or more people at
+Without it, after every discard every seat and watcher would see ``deadline_in_ms`` of about 8000
+when a person holds a claim and the short pause otherwise, and the next frame would come when
+that person answers: the clock predicts a claim in every window.  So, with two or more people at
 a table, every claim window lasts the table's ``claim_seconds`` for everyone, and an answer is
 kept off every other reader's frames until the window closes (or a claim takes the tile).
 """
@@ -161,7 +161,7 @@ def test_a_claim_takes_the_tile_at_once_when_no_other_claimant_is_deciding(unifo
 
 def test_a_lone_person_among_bots_keeps_the_quick_pace(uniform: Any) -> None:
     """With one person at the table nobody there could learn anything from the clock: the window
-    closes after the short pause (or the person's answer), as before."""
+    closes after the short pause (or the person's answer), as in the ``pause`` scheme."""
     clock, sent = uniform
     table, hand, users = rigged_table(1)
     row = Hand.objects.get(pk=hand.pk)
@@ -175,10 +175,10 @@ def test_a_lone_person_among_bots_keeps_the_quick_pace(uniform: Any) -> None:
 
 
 @pytest.mark.slow
-def test_the_timing_probe_finds_the_old_leak_and_none_in_uniform_windows(settings: Any) -> None:
-    """The measurement the issue asks for, smaller (scripts/claim-probe.sh runs 1000 windows):
+def test_the_timing_probe_finds_the_pause_schemes_leak_and_none_in_uniform_windows(settings: Any) -> None:
+    """The claim-protection measurement, smaller (scripts/claim-probe.sh runs 1000 windows):
     a classifier on one seat's frames and their timing guesses "someone else could claim" no
-    better than chance + 5 % with uniform windows — and finds the leak of the older scheme,
+    better than chance + 5 % with uniform windows — and finds the leak of the ``pause`` scheme,
     which shows the probe can see one."""
     settings.CAISHEN_SWEEP_SECONDS = 0
     settings.CAISHEN_TIMERS = "inprocess"
@@ -187,7 +187,7 @@ def test_the_timing_probe_finds_the_old_leak_and_none_in_uniform_windows(setting
     print("uniform", uniform.summary())
     assert scored >= 30 and acc <= chance + 0.05
     assert all(w.deadline_ms is not None and w.deadline_ms >= 4900 for w in uniform.scored())
-    # The scheme before shows its tell: the clock differs between windows (8 s when a person
+    # The ``pause`` scheme shows its tell: the clock differs between windows (8 s when a person
     # holds a claim, the short pause otherwise).  (At 1000 windows the classifier gains +8 %:
     # docs/performance.md; at this size the gain is too noisy to assert.)
     pause = probe(windows=80, seed=3, protection="pause")

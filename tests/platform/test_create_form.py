@@ -1,9 +1,9 @@
-"""The create-table form builds the rule set its list shows (issue 19, defect 2).
+"""The create-table form builds the rule set its list shows.
 
-The list used to sit in a separate GET form with a "Choose" button: picking 东北麻将 and
-pressing Create posted the rule set the page had been opened with.  Now the list is a field of
-the one POST form; the page's script swaps in the picked rule set's options, and without the
-script the server shows them (``options_for``) instead of creating a table.
+The list is a field of the one POST form, so picking 东北麻将 and pressing Create posts 东北麻将,
+never the rule set the page was opened with.  The page's script swaps in the picked rule set's
+options, and without the script the server shows them (``options_for``) instead of creating a
+table.
 """
 
 from __future__ import annotations

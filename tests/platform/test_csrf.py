@@ -1,4 +1,4 @@
-"""CSRF on every state-changing request (issue 8, deliverable 5).
+"""CSRF on every state-changing request.
 
 Every HTML form POST is refused (403, a CSRF refusal logged by Django) without the token and
 does nothing, and is taken with the token from the rendered form (or the cookie, for the seat

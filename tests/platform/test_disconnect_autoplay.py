@@ -1,7 +1,7 @@
 """托管 after three *consecutive* disconnects (SPEC D4 断线: "连续三次断线以上").
 
-Before: every disconnect of a match counted, so three short drops spread over an evening of play
-put the seat in 托管.  Now a reconnect that lasts through the player's own next action ends the
+Were every disconnect of a match counted, three short drops spread over an evening of play would
+put the seat in 托管.  So a reconnect that lasts through the player's own next action ends the
 run, and the count starts again.
 """
 

@@ -1,7 +1,7 @@
 """Duplicate rounds deal the same walls at every table: a finished hand's seed, revealed hands
 and replay stay withheld (``games.records.disclosure``) until every table of the round has finished that
 hand — through every surface: the REST API, the replay page and export, the table page, the
-tournament pages and exports, the spectator's snapshots and the socket's frames (issue 15)."""
+tournament pages and exports, the spectator's snapshots and the socket's frames."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fuzzed frames against the live-table socket (issue 8, deliverable 5).
+"""Fuzzed frames against the live-table socket.
 
 Hypothesis sends arbitrary JSON, protocol-shaped commands with wrong types and values,
 non-JSON text, binary and oversized frames to the real consumer (the full ASGI application:

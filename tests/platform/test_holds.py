@@ -1,4 +1,4 @@
-"""A match's stake is held in the wallets from its start to its end (issue 15, items 8 and 10).
+"""A match's stake is held in the wallets from its start to its end.
 
 One balance backs only the holds it covers: sitting and readying ask for the *available* balance,
 the match start holds the stake of every human seat (all or none), a loss at one table is paid
@@ -107,7 +107,7 @@ def booked(row: Hand) -> dict[int, int]:
     return dict(LedgerEntry.objects.filter(reference=f"hand:{row.pk}").values_list("wallet_id", "amount"))
 
 
-# ------------------------------------------------------------------------------------ item 8
+# ------------------------------------------------------------------ one balance, many tables
 def test_one_balance_at_six_tables_starts_only_the_matches_it_covers() -> None:
     me = player("six")  # 1000 units; stake 20 x CAISHEN_SIT_MULTIPLE 20 = 400 per match
     tables = [with_bots(me, stake=20) for _ in range(6)]  # sitting holds nothing yet
@@ -285,7 +285,7 @@ def test_an_escape_penalty_never_takes_another_tables_hold() -> None:
     assert wallet(me).balance >= 400
 
 
-# ----------------------------------------------------------------------------------- item 10
+# ------------------------------------------------------ what a hand shows is what was booked
 def test_shown_deltas_are_the_booked_amounts_when_a_loss_is_capped() -> None:
     me = player("short", balance=30)  # stake 1: the match holds 20 of it
     table = with_bots(me, stake=1, hands_total=2)

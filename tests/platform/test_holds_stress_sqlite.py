@@ -1,4 +1,4 @@
-"""Readying at many tables at once on SQLite, the embedded mode's database (issue 15, item 8).
+"""Readying at many tables at once on SQLite, the embedded mode's database.
 
 The same script and checks as tests/integration/test_holds_stress.py (PostgreSQL), against a
 fresh SQLite file in WAL mode, where ``BEGIN IMMEDIATE`` serialises the writers.  Smaller.

@@ -1,5 +1,5 @@
-"""The HTML forms' sides of issue 15's findings 9 and 14 (the API sides: test_api_bounds.py):
-a chair named in non-ASCII digits and a tournament stake of 10**24 were 500s."""
+"""Bounded input in the HTML forms (the API sides: test_api_bounds.py): a chair named in
+non-ASCII digits is no chair, and a tournament stake of 10**24 is a form error, never a 500."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""mahjong_platform.jsonlimits: the one bounded JSON decoder for client input (issue 15, item 9)."""
+"""mahjong_platform.jsonlimits: the one bounded JSON decoder for client input."""
 
 from __future__ import annotations
 

@@ -322,7 +322,7 @@ def test_a_heartbeat_behind_the_hand_gets_the_state_unless_its_frame_arrives(
 def test_a_heartbeat_behind_a_busy_server_waits_for_the_frame_instead_of_a_snapshot(
     players: list[Any], monkeypatch: Any
 ) -> None:
-    """Past saturation frames are late, not lost (issue 17): while work is queued for the database
+    """Past saturation frames are late, not lost: while work is queued for the database
     thread the catch-up keeps waiting (up to PING_GRACE_MAX_SECONDS), and a late frame spares the
     snapshot; a second ping meanwhile is answered by the check already pending.  A frame that
     never comes is still caught up once the wait is over."""

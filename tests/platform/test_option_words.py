@@ -1,4 +1,4 @@
-"""Every house option of every rule set has player words in zh-Hans and English (issue 19 item 3).
+"""Every house option of every rule set has player words in zh-Hans and English.
 
 The option keys and values stay the engine's (``pair_base = "one"``); what a player reads, on
 the rules page and in the create-table form, comes from ``games.rules.option_text``.

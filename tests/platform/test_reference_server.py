@@ -1,4 +1,4 @@
-"""The load benchmark's reference table server (issue 17; games/tools/loadtest/reference).
+"""The load benchmark's reference table server (games/tools/loadtest/reference).
 
 In process (Channels' WebsocketCommunicator, the in-memory layer, a table set up as the load
 test sets it up): the four seats get snapshots, the seat whose turn it is alone may discard,

@@ -1,6 +1,6 @@
-"""Replays can be found (issue 19, defect 6): the player's page and the wallet's ledger rows link
-each finished hand's replay (the hand-end dialog does too: tests/e2e/test_score_only_browser.py;
-tournament pages already did)."""
+"""Replays can be found: the player's page and the wallet's ledger rows link each finished hand's
+replay (the hand-end dialog does too: tests/e2e/test_score_only_browser.py; so do the tournament
+pages)."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_only_hand_references_get_a_link() -> None:
 
 
 def test_the_table_page_lists_its_finished_hands_with_their_replays(played: tuple[Any, Hand]) -> None:
-    """The table page's own list (issue 19 item 6, the table's part): server-rendered, one link
+    """The table page's own list: server-rendered, one link
     per finished hand; the page's script adds hands that end while it is open."""
     user, row = played
     html = signed_in(user).get(reverse("games:table", args=[row.table_id])).content.decode()

@@ -1,4 +1,4 @@
-"""The worked examples of the player rules are the engine's numbers (issue 19 item 3).
+"""The worked examples of the player rules are the engine's numbers.
 
 Each example is played through the engine's scenario runner and the amounts it settles must be
 the bold numbers of the example in both languages, so the text cannot drift from the scoring.

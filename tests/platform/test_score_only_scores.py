@@ -1,4 +1,4 @@
-"""Score-only tables (stake 0: tournaments) show the hands' points, not 0 for everyone (issue 19, defect 7).
+"""Score-only tables (stake 0: tournaments) show the hands' points, not 0 for everyone.
 
 No wallet unit moves there, so the booked units (``Hand.deltas``) are all 0; the table's running
 scores (``table.scores``, on the plates and in the hand-end dialog) are the hands' points, as the

@@ -1,4 +1,4 @@
-"""Concurrent settlement on SQLite, the embedded mode's database (issue 8, deliverable 5).
+"""Concurrent settlement on SQLite, the embedded mode's database.
 
 The same script and checks as tests/integration/test_settlement_stress.py (PostgreSQL), against
 a fresh SQLite file in WAL mode: there ``BEGIN IMMEDIATE`` (not row locks) serialises the

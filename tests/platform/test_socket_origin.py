@@ -1,7 +1,7 @@
-"""The socket's Origin check compares scheme, host and port (issue 15, item 11).
+"""The socket's Origin check compares scheme, host and port.
 
-Channels' AllowedHostsOriginValidator compared the host only: a page at http://localhost:3000
-opened a signed-in socket to the server at localhost:8000.  Admitted now: the socket's own origin
+Channels' AllowedHostsOriginValidator compares the host only: a page at http://localhost:3000
+could open a signed-in socket to the server at localhost:8000.  Admitted: the socket's own origin
 (its scheme and Host, the host allowed) and DJANGO_CSRF_TRUSTED_ORIGINS (mahjong_platform/origins.py).
 """
 

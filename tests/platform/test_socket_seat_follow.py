@@ -1,8 +1,8 @@
-"""A socket reads what its user holds *now* (issue 15, finding 1: ghost sockets).
+"""A socket reads what its user holds *now*: no ghost sockets.
 
-A table socket joined its chair's group on connect and stayed there after its user stood up;
-whoever sat in that chair next had every frame, concealed tiles included, copied to the old
-socket.  Now a socket's group follows the chair its user holds, and every seat frame names its
+A table socket that joined its chair's group on connect and stayed there after its user stood up
+would have every frame of whoever sat in that chair next, concealed tiles included, copied to
+it.  So a socket's group follows the chair its user holds, and every seat frame names its
 rightful reader, checked when the socket forwards it.
 """
 
@@ -103,9 +103,9 @@ def holders(table: Table) -> dict[int, int]:
 
 
 def test_the_ghost_socket_attack_reads_nothing_private() -> None:
-    """The audit's reproduction: one account sits in chairs 1, 2, 3 in turn, opening a socket in
+    """The ghost-socket attack: one account sits in chairs 1, 2, 3 in turn, opening a socket in
     each and standing up; others take those chairs; it plays in chair 0.  None of its sockets
-    may read any chair but 0 (all of them now read chair 0: the chair their user holds)."""
+    may read any chair but 0 (all of them end up reading chair 0: the chair their user holds)."""
     attacker, *others = users(4)
     table = services.create_table(attacker, "zhejiang_caishen", {}, stake=1, hands_total=1)
 
@@ -348,8 +348,8 @@ def act_somehow(table: Table, user: Any) -> None:
 
 
 def test_a_silent_socket_is_closed_and_a_talking_one_is_not(settings: Any) -> None:
-    """Past the heartbeat limit a socket that says nothing is closed with 4408 (issue 15,
-    finding 4: clients that never read or speak held buffers for good); pings keep one open."""
+    """Past the heartbeat limit a socket that says nothing is closed with 4408 (a client that
+    never reads or speaks would hold its buffers for good); pings keep one open."""
     settings.CAISHEN_SOCKET_IDLE_SECONDS = 0.6
     (user,) = users(1)
     table = services.create_table(user, "zhejiang_caishen", {}, stake=1, hands_total=1)
@@ -370,8 +370,8 @@ def test_a_silent_socket_is_closed_and_a_talking_one_is_not(settings: Any) -> No
 
 
 def test_a_deeply_nested_or_huge_number_message_is_refused_and_the_socket_lives() -> None:
-    """~10 KB of nesting (under the 16 KiB cap) crashed the socket with a RecursionError (close
-    1011); a 10**24 number passed through (issue 15, finding 9)."""
+    """~10 KB of nesting (under the 16 KiB cap) must not crash the socket with a RecursionError
+    (close 1011), and a 10**24 number must not pass through."""
     (user,) = users(1)
     table = services.create_table(user, "zhejiang_caishen", {}, stake=1, hands_total=1)
 

@@ -1,12 +1,12 @@
-"""Clients that never read are dropped (issue 15, item 4): each WebSocket's unsent output is
+"""Clients that never read are dropped: each WebSocket's unsent output is
 bounded by CAISHEN_SOCKET_SEND_BUFFER (mahjong_platform/socket_limits.py).
 
 A real daphne process (embedded mode, a temporary SQLite database, the bound at 256 KiB) serves
 a table of four bots playing fast, watched by a client that reads everything.  Then:
 
 1. *Watchers that never read*: sockets complete the WebSocket handshake, watch the table and ask
-   for a snapshot now and then (``resync``), but never read what they are sent — the issue's
-   case.  Each must be reset by the server once its backlog passes the bound.
+   for a snapshot now and then (``resync``), but never read what they are sent.  Each must be
+   reset by the server once its backlog passes the bound.
 2. *A ping flood that never reads the pongs*: the cheapest way to make daphne write (autobahn
    answers every WebSocket ping itself), so an unbounded server grows by tens of MB in seconds.
 

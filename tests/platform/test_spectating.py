@@ -222,7 +222,7 @@ def test_state_for_reader_gives_seated_players_their_view_and_others_the_delayed
     assert watched["hand"] is None  # the hand began less than the delay ago
 
 
-# ------------------------------------------------------------- resync floods (issue 15)
+# ------------------------------------------------------------------------ resync floods
 def reference_view(hand: Hand, seq: int) -> dict[str, Any]:
     """The public view at ``seq`` rebuilt the slow way: the deal and every step up to it."""
     from games.engine.state import Action

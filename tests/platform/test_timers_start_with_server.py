@@ -1,7 +1,7 @@
-"""After a restart, in-process timers run before any request (issue 15, finding 12).
+"""After a restart, in-process timers run before any request.
 
-They were bound to daphne's event loop by the first request: a bots-only hand stayed frozen
-after a restart (deadline 28 s overdue) until something asked for /healthz.  This starts a real
+Were they bound to daphne's event loop by the first request, a bots-only hand would stay frozen
+after a restart (its deadline long overdue) until something asked for /healthz.  This starts a real
 daphne on a database holding a running bots-only hand and never sends it a request: the hand
 must move on by itself.
 """

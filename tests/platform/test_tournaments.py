@@ -324,7 +324,7 @@ def test_the_organiser_api(organiser: Any) -> None:
 def test_the_event_page_counts_rounds_and_hands_in_words_that_agree(
     client: Any, lang: str, rounds: int, hands: int, want: str
 ) -> None:
-    """Issue 19 item 10: never "1 hands"."""
+    """Counts take the word's singular or plural as the number needs: never "1 hands"."""
     from django.contrib.auth import get_user_model
 
     from tournaments import services as events

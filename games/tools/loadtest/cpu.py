@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_MARKERS = ("daphne", "celery")
-# A process of the project: the platform's, or the load benchmark's reference server (issue 17).
+# A process of the project: the platform's, or the load benchmark's reference server.
 PROJECT_MARKERS = ("mahjong_platform", "games.tools.loadtest.reference")
 
 

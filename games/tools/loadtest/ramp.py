@@ -1,5 +1,5 @@
 """A busy evening's arrivals: each table's match is started through the server, one table after
-another over a ramp, so the server's own overload monitor decides which start (issue 17).
+another over a ramp, so the server's own overload monitor decides which start.
 
 Without a ramp the load test readies every seat in its own process (games.tools.loadtest.setup.start):
 every match starts at once, whatever the server's state, which measures a server past its
@@ -9,9 +9,9 @@ seat's session, as a player's browser or script would), table after table, sprea
 the ramp.  A ``503`` with ``Retry-After`` (games/services/overload.py: the process is saturated) is
 counted and the seat asks again after ``min(Retry-After, RETRY_CAP)`` seconds, jittered by
 ±50 % — players try again, each at their own moment — until the run ends.  (Without the
-jitter every refused table asked again in the same instant every 10 s: a burst of a few hundred
-connections that stalled the event loop for half a second, a p95 the server would not see from
-people.)
+jitter every refused table would ask again in the same instant every 10 s: a burst of a few
+hundred connections that stalls the event loop for half a second, a p95 the server would not see
+from people.)
 """
 
 from __future__ import annotations

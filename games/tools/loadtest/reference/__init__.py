@@ -1,4 +1,4 @@
-"""The reference table server of the load benchmark (issue 17; docs/performance.md).
+"""The reference table server of the load benchmark (docs/performance.md, "Reference server").
 
 A trivial table on the real server's stack — the same daphne, the same Channels consumer base
 class, the same database and channel layer, the same process tuning — so that
