@@ -20,6 +20,8 @@ from typing import ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 
+from games.runtime.process import runtime
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -92,13 +94,11 @@ def table_step(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     on_thread = database_sync_to_async(fn)
 
     async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
-        token = STEPS.begin()
+        steps = runtime().steps
+        token = steps.begin()
         try:
             return await on_thread(*args, **kwargs)  # type: ignore[no-any-return]
         finally:
-            STEPS.end(token)
+            steps.end(token)
 
     return timed
-
-
-STEPS = TableSteps()  # this process's table steps, timed by ``table_step``, read by the overload probe
