@@ -16,6 +16,7 @@ beside the database and the shared cache hangs off one :class:`Runtime`:
 * ``snapshots`` — the full snapshots read for seated and re-reading sockets, by what asked for
   one: each is a render on the database thread, the single largest cost past saturation
   (docs/performance.md, "Overload"); shown in /healthz ("load");
+* ``emotes`` — when each seat's recent emotes were sent, for their rate limit (games/live/emotes.py);
 * ``connected`` — what GamesConfig.ready hands the timers and the settlement at start-up (the
   rooms below the services cannot import them).
 
@@ -73,12 +74,15 @@ class Runtime:
     public_views: PublicViews
     watcher_renders: SharedRenders
     snapshots: collections.Counter[str] = field(default_factory=collections.Counter)
+    emotes: collections.defaultdict[tuple[int, int], collections.deque[float]] = field(
+        default_factory=lambda: collections.defaultdict(collections.deque)
+    )
     connected: Connections = field(default_factory=Connections)
 
     def reset(self) -> None:
         """Forget what the running tables left behind, in place (holders of a part stay valid):
         the caches of frames, engines, views, names and watcher counts, the timed steps, the
-        monitor's readings and the snapshot counts.  Kept: the outbox and the timers (bound to a
+        monitor's readings, the snapshot counts and the emotes' rate limit.  Kept: the outbox and the timers (bound to a
         loop, they rebind to the next one once it closes), the watchers' renders (kept per event
         loop, gone with it) and ``connected`` (start-up wiring).  Tests call it between cases:
         the database is emptied and hand ids repeat, which never happens in a deployment."""
@@ -91,6 +95,7 @@ class Runtime:
         self.monitor.calm()
         self.steps.clear()
         self.snapshots.clear()
+        self.emotes.clear()
         names.forget()
         spectating.forget_watcher_counts()
 
