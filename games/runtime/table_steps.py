@@ -1,4 +1,4 @@
-"""The running tables' step latency in this process: what admission decides by (games/services/overload.py).
+"""The running tables' step latency in this process: what admission decides by (games/runtime/saturation.py).
 
 A table step is a move, a pre-hand answer, a 托管 switch or a timer's wake-up at a running table.
 Each is timed on the event loop from the moment it is handed to the database thread until its
