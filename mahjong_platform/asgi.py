@@ -28,9 +28,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.runtime import dbqueue  # noqa: E402
-from games.runtime.fanout import OUTBOX  # noqa: E402
-from games.runtime.timers import IN_PROCESS, backend_name, local_upto  # noqa: E402
-from games.services.overload import MONITOR  # noqa: E402
+from games.runtime.process import runtime  # noqa: E402
+from games.runtime.timers import backend_name, local_upto  # noqa: E402
 from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
 from mahjong_platform.origins import SameOriginValidator  # noqa: E402
 from mahjong_platform.overload_gate import refuse_while_overloaded  # noqa: E402
@@ -40,14 +39,15 @@ from mahjong_platform.socket_limits import install as bound_socket_output  # noq
 
 def bind_to_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Attach what must run on daphne's event loop: the fan-out outbox (games/runtime/fanout.py), the
-    saturation probe (games/services/overload.py) and, in the embedded mode, the in-process timers and
+    saturation probe (games/runtime/saturation.py) and, in the embedded mode, the in-process timers and
     their sweeper.  Idempotent."""
-    OUTBOX.bind(loop)
-    MONITOR.bind(loop)
+    process = runtime()
+    process.outbox.bind(loop)
+    process.monitor.bind(loop)
     if backend_name() == "inprocess":
-        IN_PROCESS.bind(loop)
+        process.timers.bind(loop)
     elif local_upto() > 0:
-        IN_PROCESS.bind(loop, sweep=False)  # celery timers, the short ones fired here
+        process.timers.bind(loop, sweep=False)  # celery timers, the short ones fired here
 
 
 def bind_when_the_server_runs() -> bool:

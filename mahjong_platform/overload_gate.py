@@ -1,6 +1,6 @@
 """Refuse new work on the event loop, before Django, while the process is saturated.
 
-The REST API refuses a new table or a match start with 503 while ``games.services.overload.MONITOR`` says
+The REST API refuses a new table or a match start with 503 while ``runtime().monitor`` says
 the process is saturated — but only after the request has gone through Django on the process's
 one database thread (session and user queries, DRF, the seat locks): 5–10 ms of the very thread
 that is saturated.  At four times the knee, clients asking again every few seconds turn those
@@ -27,6 +27,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
+from games.runtime.process import runtime
 from games.services import overload
 
 Scope = dict[str, Any]
@@ -76,7 +77,7 @@ def takes_back(body: bytes) -> bool:
 def refuse_while_overloaded(app: App) -> App:
     async def gate(scope: Scope, receive: Receive, send: Send) -> None:
         what = gated(scope)
-        if what is None or not overload.MONITOR.refusing():
+        if what is None or not runtime().monitor.refusing():
             await app(scope, receive, send)
             return
         replay: list[Message] = []
@@ -94,7 +95,7 @@ def refuse_while_overloaded(app: App) -> App:
             if more or size > MAX_BODY or takes_back(body):
                 await app(scope, _replaying(replay, receive), send)
                 return
-        overload.MONITOR.refusals += 1
+        runtime().monitor.refusals += 1
         with translation.override(language(scope)):
             detail = overload.message()
         payload = json.dumps({"detail": detail}, ensure_ascii=False).encode()
@@ -104,7 +105,7 @@ def refuse_while_overloaded(app: App) -> App:
                 "status": 503,
                 "headers": [
                     (b"content-type", b"application/json"),
-                    (b"retry-after", str(overload.MONITOR.thresholds.retry_after_s).encode()),
+                    (b"retry-after", str(runtime().monitor.thresholds.retry_after_s).encode()),
                     (b"content-length", str(len(payload)).encode()),
                     (b"vary", b"Accept-Language"),
                 ],

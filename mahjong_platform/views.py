@@ -114,10 +114,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
     # new tables.  Never an error: a saturated process still serves its running tables, and a
     # balancer that took it out for being busy would move its load onto the others (and drop
     # its sockets) — the process refuses new work itself instead.
-    from games.live.consumers import SNAPSHOTS
-    from games.services.overload import MONITOR
+    from games.runtime.process import runtime
 
-    body["load"] = MONITOR.state() | {"snapshots": dict(SNAPSHOTS)}
+    process = runtime()
+    body["load"] = process.monitor.state() | {"snapshots": dict(process.snapshots)}
     return JsonResponse(body, status=200 if body["status"] == "ok" else 503)
 
 

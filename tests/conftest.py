@@ -10,26 +10,13 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _forget_frames() -> Iterator[None]:
-    """Each test starts with no remembered frame states or history (games.wire.frame_cache): the
-    database is emptied between tests and hand ids repeat, which never happens in a deployment."""
-    from games.wire.frame_cache import HISTORY, LAST_STATES
+def _fresh_process() -> Iterator[None]:
+    """Each test starts in a fresh process (games.runtime.process): no remembered frames, engines,
+    views or names — the database is emptied between tests and hand ids repeat, which never
+    happens in a deployment — and not overloaded, serving no table (a socket test's event loop
+    binds the real probe, and its table steps, slow on a busy test machine, would otherwise leak
+    into the next tests)."""
+    from games.runtime.process import runtime
 
-    LAST_STATES.clear()
-    HISTORY.clear()
-    yield
-
-
-@pytest.fixture(autouse=True)
-def _calm_process() -> Iterator[None]:
-    """Each test starts in a process that is not overloaded and serves no table (games.services.overload):
-    a socket test's event loop binds the real probe, and its table steps — slow on a busy test
-    machine — would otherwise leak into the next tests."""
-    from games.services import overload
-
-    monitor = overload.MONITOR
-    monitor.overloaded, monitor.since, monitor.running = False, None, False
-    monitor.step_ms = monitor.lag_ms = monitor.cpu = 0.0
-    monitor.depth = 0
-    monitor.steps.clear()
+    runtime().reset()
     yield

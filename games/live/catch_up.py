@@ -4,7 +4,7 @@ A position is a (hand id, seq) pair; hand ids grow with every hand, so positions
 time order.  A client names the position it holds when it reconnects (``?v=2&hand=42&seq=17``)
 or sees a gap (``{"type": "resync", "hand": 42, "seq": 17}``); the frames that take it from there
 to the hand's current step come from this process's history of its chair's group
-(``games.wire.frame_cache.HISTORY``), and only when every one of them is there and for this user.
+(``runtime().history``, games.runtime.process), and only when every one of them is there and for this user.
 Otherwise the socket sends a snapshot (docs/protocol.md, "v2: delta frames, the table message,
 catch-up").
 
@@ -26,9 +26,10 @@ from django.conf import settings
 from games import services
 from games.live.table_session import TableSession
 from games.runtime import dbqueue
-from games.runtime.fanout import OUTBOX, seat_group
+from games.runtime.fanout import seat_group
+from games.runtime.process import runtime
 from games.services import access
-from games.wire.frame_cache import HISTORY, Received
+from games.wire.frame_cache import Received
 
 Position = tuple[int, int]  # (hand id, seq)
 
@@ -59,7 +60,7 @@ def since_in_resync(content: dict[str, Any]) -> Position | None:
 def record(group: str, event: dict[str, Any], text: str) -> None:
     """Keep a step's frame that reached a seat's socket, for catch-up (each socket of the group
     hands it in; it is kept once per step)."""
-    HISTORY.record(group, Received(event["hand"], event["seq"], event.get("base"), text, event.get("reader")))
+    runtime().history.record(group, Received(event["hand"], event["seq"], event.get("base"), text, event.get("reader")))
 
 
 def missed_frames(
@@ -71,7 +72,7 @@ def missed_frames(
     current = services.current_seq(table_id)
     if current is None or current[0] != since[0] or user_id is None:
         return None
-    frames = HISTORY.since(seat_group(table_id, position), since[0], since[1], user_id, current[1])
+    frames = runtime().history.since(seat_group(table_id, position), since[0], since[1], user_id, current[1])
     return (frames, current) if frames is not None else None
 
 
@@ -134,7 +135,7 @@ def ping_answer(
 def frames_in_flight() -> bool:
     """Whether this process has work queued that a late frame may be behind: calls waiting for
     the database thread (games/runtime/dbqueue.py) or batches in the fan-out outbox."""
-    return dbqueue.backlog() > 0 or OUTBOX.depth() > 0
+    return dbqueue.backlog() > 0 or runtime().outbox.depth() > 0
 
 
 async def frame_overdue(current: Position, delivered: Callable[[], Position], open_: Callable[[], bool]) -> bool:

@@ -8,7 +8,6 @@ games/wire/frames.py.  This class moves the socket between reader groups and for
 from __future__ import annotations
 
 import asyncio
-import collections
 import json
 import logging
 import time
@@ -25,8 +24,8 @@ from games import services
 from games.live import catch_up, table_commands
 from games.live.table_session import TableSession
 from games.runtime.fanout import public_group, seat_group
-from games.runtime.timers import IN_PROCESS, backend_name
-from games.wire import spectating
+from games.runtime.process import runtime
+from games.runtime.timers import backend_name
 from games.wire.frames import (
     CLOSE_BAD_VERSION,
     CLOSE_FORBIDDEN,
@@ -43,11 +42,6 @@ from games.wire.frames import (
 )
 
 log = logging.getLogger("caishen.table")
-
-# Full snapshots read for seated and re-reading sockets, by what asked for one: each is a render
-# on the database thread, the single largest cost past saturation (docs/performance.md,
-# "Overload").  Shown in /healthz ("load").
-SNAPSHOTS: collections.Counter[str] = collections.Counter()
 
 
 class DirectDispatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -88,7 +82,7 @@ class TableConsumer(DirectDispatchConsumer):
 
     async def connect(self) -> None:
         if backend_name() == "inprocess":  # with Celery timers no daphne process runs a sweeper
-            IN_PROCESS.bind(asyncio.get_running_loop())
+            runtime().timers.bind(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.reader = TableSession(self.table_id, self.scope.get("user"), self.scope.get("session"))
         self.held: set[asyncio.TimerHandle] = set()  # a watcher's frames held for the delay
@@ -112,7 +106,7 @@ class TableConsumer(DirectDispatchConsumer):
                 self.delivered = max(self.delivered, current)
                 self._heard_from()
                 return
-        SNAPSHOTS["connect"] += 1
+        runtime().snapshots["connect"] += 1
         where, state = await database_sync_to_async(self.reader.read)()
         # Accept first, then refuse with a close code: a socket closed during the handshake gets
         # a bare HTTP 403, and the client could not tell "no such table" (4404) from "private"
@@ -217,7 +211,7 @@ class TableConsumer(DirectDispatchConsumer):
             log.exception("leaving the table failed", extra={"table": self.table_id, "seat": reader.position})
 
     async def send_snapshot(self, cause: str = "other") -> None:
-        SNAPSHOTS[cause] += 1
+        runtime().snapshots[cause] += 1
         where, state = await database_sync_to_async(self.reader.read)()
         if where == "gone":
             await self.close(code=CLOSE_NOT_FOUND)
@@ -330,7 +324,7 @@ class TableConsumer(DirectDispatchConsumer):
             return
         # Watchers asking at this moment share one render of the public view (spectating.SharedRenders).
         render = database_sync_to_async(self.reader.public_state)
-        state: Snapshot = await spectating.WATCHER_RENDERS.get((self.table_id, self.reader.delay), render)
+        state: Snapshot = await runtime().watcher_renders.get((self.table_id, self.reader.delay), render)
         current = (state["hand"] or {}).get("seq")
         await self.send_frame(state if resync or seq != current else pong(current))
 

@@ -8,8 +8,9 @@ language (static/js/i18n.js, ``emote.<code>``).
 
 from __future__ import annotations
 
-import collections
 import time
+
+from games.runtime.process import runtime
 
 # The phrases, by code (the order the table page lists them).
 CODES: tuple[str, ...] = (
@@ -25,25 +26,20 @@ CODES: tuple[str, ...] = (
     "bye",  # 再见
 )
 
-# Per seat: at most RATE_COUNT emotes in any RATE_WINDOW seconds.  Kept per process: a seat's
-# sockets normally share one process, and the socket's own token bucket bounds the rest.
+# Per seat: at most RATE_COUNT emotes in any RATE_WINDOW seconds.  Kept per process
+# (``runtime().emotes``): a seat's sockets normally share one process, and the socket's own token
+# bucket bounds the rest.
 RATE_COUNT = 3
 RATE_WINDOW = 10.0
-_recent: dict[tuple[int, int], collections.deque[float]] = collections.defaultdict(collections.deque)
 
 
 def allow(table_id: int, position: int, now: float | None = None) -> bool:
     """Whether chair ``position`` of the table may send an emote now (and count it if so)."""
     now = time.monotonic() if now is None else now
-    sent = _recent[(table_id, position)]
+    sent = runtime().emotes[(table_id, position)]
     while sent and now - sent[0] >= RATE_WINDOW:
         sent.popleft()
     if len(sent) >= RATE_COUNT:
         return False
     sent.append(now)
     return True
-
-
-def reset() -> None:
-    """Forget every seat's count (tests)."""
-    _recent.clear()

@@ -1,1 +1,2 @@
-"""This process's machinery (fan-out, timers, database queue, caches): may import wire and below."""
+"""This process's machinery (fan-out, timers, database queue, caches, saturation), its state held by
+one object (process.py): may import wire and below."""

@@ -52,6 +52,3 @@ class EngineCache:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-
-
-ENGINES = EngineCache()

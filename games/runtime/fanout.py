@@ -21,9 +21,10 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from games.engine import Hand as EngineHand
 from games.models import Hand, Seat, Table
 from games.records import disclosure
+from games.runtime.process import runtime
 from games.wire import fastjson
 from games.wire.deltas import make_delta, state_of
-from games.wire.frame_cache import HISTORY, LAST_STATES, Received
+from games.wire.frame_cache import Received
 from games.wire.frames import Snapshot
 from games.wire.protocol import hand_info, seat_list, table_info
 from games.wire.spectating import delay_seconds as spectator_delay
@@ -64,7 +65,7 @@ class StepFrames:
     ``texts``: group -> the frame serialised once (every socket of a group gets the same text);
     ``bases``: group -> the seq its delta applies to (None: a whole ``update`` frame);
     ``states``: group -> the reader's whole state after the step, remembered on commit as the
-    base of the next step's delta (games.wire.frame_cache.LAST_STATES)."""
+    base of the next step's delta (``runtime().last_states``)."""
 
     hand_id: int
     seq: int
@@ -74,7 +75,7 @@ class StepFrames:
 
     def remember(self) -> None:
         for group, state in self.states.items():
-            LAST_STATES.remember(group, self.hand_id, self.seq, state)
+            runtime().last_states.remember(group, self.hand_id, self.seq, state)
 
 
 def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[Any]) -> StepFrames:
@@ -112,7 +113,7 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
         # Watchers' states say how late they are (games.wire.spectating), their frames too.
         shown = about if position is not None else public_about
         state = {"table": shown, "seats": seat_rows, "you": position, "hand": hand}
-        base = LAST_STATES.base(group, row.pk, row.seq - 1)
+        base = runtime().last_states.base(group, row.pk, row.seq - 1)
         if base is not None:
             body = make_delta(base, state)
             out.texts[group] = (
@@ -235,7 +236,7 @@ class Outbox:
 
     def depth(self) -> int:
         """Message batches enqueued on the server's loop and not yet handed to the layer (the
-        saturation monitor's view of the fan-out: games/services/overload.py)."""
+        saturation monitor's view of the fan-out: games/runtime/saturation.py)."""
         queue = self._queue
         return queue.qsize() if queue is not None else 0
 
@@ -243,9 +244,6 @@ class Outbox:
         """Wait until everything enqueued so far is handed to the layer (tests, shutdown)."""
         if self._queue is not None and self.loop is asyncio.get_running_loop():
             await self._queue.join()
-
-
-OUTBOX = Outbox()
 
 
 async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
@@ -260,7 +258,7 @@ async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    OUTBOX.put(messages)
+    runtime().outbox.put(messages)
 
 
 def send_hand_frames(table_id: int, frames: StepFrames, readers: dict[str, tuple[int, int | None]]) -> None:
@@ -277,8 +275,8 @@ def send_hand_frames(table_id: int, frames: StepFrames, readers: dict[str, tuple
         if seat is not None:
             # Kept for catch-up here too, not only where the group's sockets receive it: a seat
             # whose only socket dropped has nobody in the group, and its reconnect comes back to
-            # the writer's process in the embedded mode (games.wire.frame_cache.HISTORY).
-            HISTORY.record(group, Received(frames.hand_id, frames.seq, frames.bases.get(group), text, reader))
+            # the writer's process in the embedded mode (``runtime().history``).
+            runtime().history.record(group, Received(frames.hand_id, frames.seq, frames.bases.get(group), text, reader))
         message = {
             "type": "table.frame",
             "text": text,

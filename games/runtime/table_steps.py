@@ -1,4 +1,4 @@
-"""The running tables' step latency in this process: what admission decides by (games/services/overload.py).
+"""The running tables' step latency in this process: what admission decides by (games/runtime/saturation.py).
 
 A table step is a move, a pre-hand answer, a 托管 switch or a timer's wake-up at a running table.
 Each is timed on the event loop from the moment it is handed to the database thread until its
@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
+
+from games.runtime.process import runtime
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -92,13 +94,11 @@ def table_step(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     on_thread = database_sync_to_async(fn)
 
     async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
-        token = STEPS.begin()
+        steps = runtime().steps
+        token = steps.begin()
         try:
             return await on_thread(*args, **kwargs)  # type: ignore[no-any-return]
         finally:
-            STEPS.end(token)
+            steps.end(token)
 
     return timed
-
-
-STEPS = TableSteps()  # this process's table steps, timed by ``table_step``, read by the overload probe

@@ -33,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.runtime import dbqueue
+from games.runtime.process import runtime
 from games.runtime.table_steps import table_step
 
 log = logging.getLogger("caishen.timers")
@@ -54,25 +55,19 @@ class WakeServices(Protocol):
 QueueWake = Callable[[str, int, int, datetime], None]
 
 
-class _Connections:
-    services: WakeServices | None = None
-    queue_wake: QueueWake | None = None
-
-
-_CONNECTED = _Connections()
-
-
 def connect(services: WakeServices, queue_wake: QueueWake) -> None:
     """Hand the timers what they call (GamesConfig.ready does, once per process).  ``services``
     is asked for its functions at each call, so a test may replace one where it lives."""
-    _CONNECTED.services = services
-    _CONNECTED.queue_wake = queue_wake
+    connected = runtime().connected
+    connected.wake_services = services
+    connected.queue_wake = queue_wake
 
 
 def _services() -> WakeServices:
-    if _CONNECTED.services is None:
+    services = runtime().connected.wake_services
+    if services is None:
         raise RuntimeError("games.runtime.timers is not connected: GamesConfig.ready connects it at start-up")
-    return _CONNECTED.services
+    return services
 
 
 def backend_name() -> str:
@@ -90,12 +85,13 @@ def schedule(kind: str, obj_id: int, token: int, at: datetime) -> None:
         ahead = (at - timezone.now()).total_seconds()
         if ahead > commit_horizon():
             return  # far off: the sweeper arms it when it comes near (arm_upcoming)
-        if ahead <= local_upto() and IN_PROCESS.serving():
-            IN_PROCESS.schedule(kind, obj_id, token, at)  # CAISHEN_LOCAL_TIMERS_UPTO
+        local = runtime().timers
+        if ahead <= local_upto() and local.serving():
+            local.schedule(kind, obj_id, token, at)  # CAISHEN_LOCAL_TIMERS_UPTO
             return
         _queue_wake_task(kind, obj_id, token, at)
     else:
-        IN_PROCESS.schedule(kind, obj_id, token, at)
+        runtime().timers.schedule(kind, obj_id, token, at)
 
 
 def local_upto() -> float:
@@ -138,9 +134,10 @@ def arm_upcoming(now: datetime | None = None) -> int:
 
 
 def _queue_wake_task(kind: str, obj_id: int, token: int, at: datetime) -> None:
-    if _CONNECTED.queue_wake is None:
+    queue_wake = runtime().connected.queue_wake
+    if queue_wake is None:
         raise RuntimeError("games.runtime.timers is not connected: GamesConfig.ready connects it at start-up")
-    _CONNECTED.queue_wake(kind, obj_id, token, at)
+    queue_wake(kind, obj_id, token, at)
 
 
 class InProcessTimers:
@@ -200,6 +197,3 @@ class InProcessTimers:
                 await self.sweep_once()
             except Exception:
                 log.exception("sweeper failed")
-
-
-IN_PROCESS = InProcessTimers()

@@ -17,7 +17,8 @@ One module per concern; callers use this package (``from games import services``
   sweeper's list of deadlines due;
 * ``common`` — the refusal, settings, the table-changed signal.
 * ``access`` — who may open, watch and act at a table: the pages, the API and the socket ask it;
-* ``overload`` — this process's saturation, and the refusal of new tables and matches past it.
+* ``overload`` — the refusal of new tables and matches while this process is saturated (measured
+  by games/runtime/saturation.py).
 
 Below the pages and the socket, above the rest: the package may import games.runtime, games.wire,
 games.records, games.rules, games.models and the engine (import-linter's layers contract).

@@ -39,8 +39,8 @@ from games.engine import (
 from games.engine import Hand as EngineHand
 from games.models import Hand, HandAction, HandEvent, PlayerTableSettings, Seat, Table
 from games.runtime import fanout, timers
-from games.runtime.engine_cache import ENGINES
 from games.runtime.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
+from games.runtime.process import runtime
 from games.services import locks, presets, settlement
 from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
@@ -298,7 +298,7 @@ class HandStep:
         # other callbacks (clients resync on the gap; the sweepers catch lost timers and settlements).
         engine, seq = self.engine, row.seq
         transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, readers), robust=True)
-        transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
+        transaction.on_commit(lambda: runtime().engines.put(row.pk, seq, row.seed, engine), robust=True)
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
         if not logged_by_caller:
@@ -314,7 +314,7 @@ def engine_for_step(row: Hand) -> EngineHand:
     only after a commit (``HandStep.save``), so a step that fails part-way cannot leave a
     half-applied engine behind, and a step applied by another process (a new seq) is never
     mistaken for this one."""
-    engine = ENGINES.take(row.pk, row.seq, row.seed)
+    engine = runtime().engines.take(row.pk, row.seq, row.seed)
     if engine is None:
         snapshot = row.snapshot if "snapshot" in row.__dict__ else _snapshot_of(row.pk)
         engine = load_hand(snapshot)  # claim protection comes with the snapshot
@@ -329,7 +329,7 @@ def decoded_engine(row: Hand) -> EngineHand:
 def engine_for_reading(row: Hand) -> EngineHand:
     """The engine at ``row.seq`` for rendering only: this process's cached one if it holds that
     seq (no decoding; see EngineCache.peek), else decoded from the row."""
-    return ENGINES.peek(row.pk, row.seq, row.seed) or decoded_engine(row)
+    return runtime().engines.peek(row.pk, row.seq, row.seed) or decoded_engine(row)
 
 
 def _snapshot_of(hand_id: int) -> dict[str, Any]:
@@ -430,7 +430,7 @@ def _keep_answer(step: HandStep, seat: Seat) -> None:
     frames = fanout.kept_answer_frame(row, seat.position, state)
     seq = row.seq
     transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, readers), robust=True)
-    transaction.on_commit(lambda: ENGINES.put(row.pk, seq, row.seed, engine), robust=True)
+    transaction.on_commit(lambda: runtime().engines.put(row.pk, seq, row.seed, engine), robust=True)
     log.info("window answer kept", extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": seq})
 
 

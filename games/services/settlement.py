@@ -13,6 +13,7 @@ from accounts.models import Wallet
 from accounts.services import settle, split_movement, system_wallet
 from games.engine import Result, get_variant
 from games.models import Hand, Seat
+from games.runtime.process import runtime
 from games.services import holds, locks
 from games.services.common import (
     announce_table_change,
@@ -95,25 +96,19 @@ def _release_stakes(row: Hand, seats: list[Seat]) -> None:
         holds.release(table, gone)
 
 
-class _Connections:
-    # Queue a finished hand's settlement for the scaled mode's worker (games.tasks), handed in
-    # at start-up: the tasks import the services, so the services do not import them.
-    settle_later: Callable[[int], None] | None = None
-
-
-_CONNECTED = _Connections()
-
-
 def connect(settle_later: Callable[[int], None]) -> None:
-    """Hand this module the queueing of settlements (GamesConfig.ready does, once per process)."""
-    _CONNECTED.settle_later = settle_later
+    """Hand this module the queueing of settlements for the scaled mode's worker (games.tasks:
+    the tasks import the services, so the services do not import them; GamesConfig.ready does,
+    once per process)."""
+    runtime().connected.settle_later = settle_later
 
 
 def queue_settlement(hand_id: int) -> None:
     """Queue the settlement of a finished hand (``CAISHEN_SETTLEMENT=celery``)."""
-    if _CONNECTED.settle_later is None:
+    settle_later = runtime().connected.settle_later
+    if settle_later is None:
         raise RuntimeError("games.services.settlement is not connected: GamesConfig.ready connects it")
-    _CONNECTED.settle_later(hand_id)
+    settle_later(hand_id)
 
 
 def settle_finished_hand(hand_id: int) -> bool:

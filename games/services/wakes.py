@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.models import Hand, Table
 from games.runtime import timers
+from games.runtime.process import runtime
 from games.services import lobby, locks, match, overload, play
 from games.services.common import Refused, announce_table_change, deadline_token
 
@@ -68,7 +69,7 @@ def _wake_table(table_id: int, token: int) -> bool:
             return True
         if table.status != Table.WAITING:
             return False
-        if overload.take_refused_start(table.pk) or overload.MONITOR.refusing():
+        if overload.take_refused_start(table.pk) or runtime().monitor.refusing():
             # The fourth seat tried to ready up and was refused (the process takes no new match
             # while saturated), or may have: unseating it for that would punish the refusal —
             # also when the load has fallen since.  The countdown starts again instead.

@@ -25,6 +25,7 @@ from games.engine import all_variants, get_variant
 from games.models import Hand, Table
 from games.rules import option_text, player_text
 from games.rules.rule_set_names import rule_set_name
+from games.runtime.process import runtime
 from games.services import overload
 from games.services.access import can_open, remember_room_code, state_for_reader
 from games.web import join_limits
@@ -146,7 +147,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "filters": filters,
             "join_form": JoinForm(),
             # Saturated (games/services/overload.py): said before anyone fills in a form that would be refused.
-            "busy": overload.message() if overload.MONITOR.refusing() else None,
+            "busy": overload.message() if runtime().monitor.refusing() else None,
         },
     )
 

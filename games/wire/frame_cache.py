@@ -1,14 +1,15 @@
 """What a process remembers of the frames it sent and received (protocol v2, docs/protocol.md).
 
-* :data:`LAST_STATES` — on the writer's side: each reader group's state after the last step this
+* :class:`LastStates` — on the writer's side: each reader group's state after the last step this
   process applied, the base of the next step's delta.  A miss (another process applied the
   previous step, a restart, eviction) costs one whole ``update`` frame, never a wrong one.
-* :data:`HISTORY` — on the reader's side: the recent frames each seat group received in this
+* :class:`FrameHistory` — on the reader's side: the recent frames each seat group received in this
   process, whoever wrote them, so that a socket that saw a gap or reconnected catches up with
   the frames it missed instead of a snapshot.
 
 Both are bounded (least recently used groups go first) and guarded by a lock: the writer runs on
-the database thread, the sockets on the event loop.
+the database thread, the sockets on the event loop.  Each process has one of each
+(``games.runtime.process.runtime()``).
 """
 
 from __future__ import annotations
@@ -104,7 +105,3 @@ class FrameHistory:
     def clear(self) -> None:
         with self._lock:
             self._groups.clear()
-
-
-LAST_STATES = LastStates()
-HISTORY = FrameHistory()

@@ -64,6 +64,10 @@ def recent_watcher_count(table_id: int, max_age: float = 1.0) -> int:
     return count
 
 
+def forget_watcher_counts() -> None:
+    _recent.clear()
+
+
 def watcher_joined(table_id: int) -> int:
     _recent.pop(table_id, None)
     key = WATCHER_KEY.format(table_id)
@@ -126,7 +130,7 @@ class PublicViews:
             self._entries.clear()
 
 
-PUBLIC_VIEWS = PublicViews()
+PUBLIC_VIEWS = PublicViews()  # this process's (games.runtime.process: ``runtime().public_views``)
 
 
 def _seq_at(row: Hand, cutoff: datetime) -> int:
@@ -280,6 +284,3 @@ class SharedRenders:
         finally:
             if key not in waiting and not lock.locked():  # (a queued render keeps its key waiting)
                 locks.pop(key, None)
-
-
-WATCHER_RENDERS = SharedRenders()

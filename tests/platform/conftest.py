@@ -9,21 +9,16 @@ def fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    # The cache holds rate-limit counters and watcher counts, the engine cache running hands
+    # The cache holds rate-limit counters and watcher counts, the process's state running hands
     # (rolled-back tests reuse hand ids and rigged seeds): no test may inherit another's.
     from django.core.cache import cache
 
-    from games.runtime.engine_cache import ENGINES
-    from games.wire import names, spectating
+    from games.runtime.process import runtime
 
     cache.clear()
-    ENGINES.clear()
-    names.forget()
-    spectating._recent.clear()
     yield
     cache.clear()
-    ENGINES.clear()
-    names.forget()
+    runtime().reset()
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from accounts.models import LedgerEntry, Wallet
 from games import services
 from games.live.routing import websocket_urlpatterns
 from games.models import Hand, HandAction, HandEvent, Table
-from games.runtime.engine_cache import ENGINES
+from games.runtime.process import runtime
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
@@ -100,7 +100,7 @@ def test_the_service_rolls_back_a_failing_command(players: list[Any], failing_ac
         services.submit(hand.pk, players[1], {"do": "win"}, hand.seq)
     assert snapshot_of(hand) == before
     # The failed step took the cached engine and changed it; it must not come back.
-    assert ENGINES.take(hand.pk, hand.seq, hand.seed) is None
+    assert runtime().engines.take(hand.pk, hand.seq, hand.seed) is None
     failing_action_log.remove()
     assert services.submit(hand.pk, players[1], {"do": "win"}, hand.seq) == hand.seq + 1
     hand.refresh_from_db()

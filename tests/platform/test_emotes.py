@@ -34,9 +34,9 @@ def sync(test: Callable[[], Awaitable[None]]) -> Callable[[], None]:
 
 
 @pytest.fixture(autouse=True)
-def fresh_counts(settings: Any) -> None:
+def undelayed(settings: Any) -> None:
+    # (each seat's emote count starts at none: tests/conftest.py resets the process's state)
     settings.CAISHEN_SPECTATOR_DELAY = 0
-    emotes.reset()
 
 
 async def connect(table: Table, user: Any) -> WebsocketCommunicator:

@@ -16,7 +16,8 @@ from games import services
 from games.engine import load_hand
 from games.engine.tiles import tile_str
 from games.models import Hand
-from games.runtime.engine_cache import ENGINES, EngineCache
+from games.runtime.engine_cache import EngineCache
+from games.runtime.process import runtime
 from tests.platform.live_helpers import started, started_rigged
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
@@ -36,7 +37,7 @@ def one_step(hand: Hand, users: list[Any]) -> int:
 
 def test_the_row_always_holds_the_engine_the_cache_holds() -> None:
     table, hand, users = started("ec")
-    hits_before = ENGINES.hits
+    hits_before = runtime().engines.hits
     for _ in range(12):
         hand.refresh_from_db()
         if hand.status != Hand.PLAYING:
@@ -44,30 +45,30 @@ def test_the_row_always_holds_the_engine_the_cache_holds() -> None:
         seq = one_step(hand, users)
         hand.refresh_from_db()
         assert hand.seq == seq
-        cached = ENGINES.take(hand.pk, hand.seq, hand.seed)
+        cached = runtime().engines.take(hand.pk, hand.seq, hand.seed)
         assert cached is not None, "a committed step leaves its engine in the cache"
         assert cached.to_json() == hand.snapshot  # the row was written: the cache only saves decoding
-        ENGINES.put(hand.pk, hand.seq, hand.seed, cached)
-    assert ENGINES.hits > hits_before  # later steps were served from the cache
+        runtime().engines.put(hand.pk, hand.seq, hand.seed, cached)
+    assert runtime().engines.hits > hits_before  # later steps were served from the cache
 
 
 def test_a_step_applied_elsewhere_is_not_answered_from_the_cache() -> None:
     table, hand, users = started_rigged("ew")
     seq = services.submit(hand.pk, users[0], {"do": "discard", "tile": "6s"}, hand.seq)
     hand.refresh_from_db()
-    assert ENGINES.take(hand.pk, seq, hand.seed) is not None  # held at this seq (and taken out)
+    assert runtime().engines.take(hand.pk, seq, hand.seed) is not None  # held at this seq (and taken out)
     # Another process applies W's pung: the row moves to seq + 1 without this process's cache.
     stale = load_hand(hand.snapshot)
-    ENGINES.put(hand.pk, seq, hand.seed, stale)
+    runtime().engines.put(hand.pk, seq, hand.seed, stale)
     other = services.decoded_engine(hand)
     from games.engine.state import Action
 
     other.apply(Action(hand.engine_seat(2), "pung"))
     Hand.objects.filter(pk=hand.pk).update(seq=seq + 1, snapshot=other.to_json())
     # S's win at the new seq must judge the row's state (W's pung pending), not the stale engine.
-    misses = ENGINES.misses
+    misses = runtime().engines.misses
     new_seq = services.submit(hand.pk, users[1], {"do": "win"}, seq + 1)
-    assert ENGINES.misses == misses + 1
+    assert runtime().engines.misses == misses + 1
     hand.refresh_from_db()
     assert new_seq == seq + 2 and hand.status == Hand.FINISHED
 
@@ -75,7 +76,7 @@ def test_a_step_applied_elsewhere_is_not_answered_from_the_cache() -> None:
 def test_an_entry_comes_back_only_after_commit() -> None:
     table, hand, users = started_rigged("er")
     engine = services.decoded_engine(hand)
-    ENGINES.put(hand.pk, hand.seq, hand.seed, engine)
+    runtime().engines.put(hand.pk, hand.seq, hand.seed, engine)
     try:
         with transaction.atomic():
             services.submit(hand.pk, users[0], {"do": "discard", "tile": "6s"}, hand.seq)
@@ -83,8 +84,8 @@ def test_an_entry_comes_back_only_after_commit() -> None:
     except RuntimeError:
         pass
     hand.refresh_from_db()
-    assert ENGINES.take(hand.pk, hand.seq, hand.seed) is None  # the changed engine did not come back
-    assert ENGINES.take(hand.pk, hand.seq + 1, hand.seed) is None
+    assert runtime().engines.take(hand.pk, hand.seq, hand.seed) is None  # the changed engine did not come back
+    assert runtime().engines.take(hand.pk, hand.seq + 1, hand.seed) is None
     assert services.submit(hand.pk, users[0], {"do": "discard", "tile": "6s"}, hand.seq) == hand.seq + 1
 
 
@@ -119,12 +120,12 @@ def test_a_snapshot_from_the_cache_equals_one_decoded_from_the_row() -> None:
     for _ in range(3):
         one_step(hand, users)
         hand.refresh_from_db()
-    assert ENGINES.peek(hand.pk, hand.seq, hand.seed) is not None  # the snapshot below uses it
+    assert runtime().engines.peek(hand.pk, hand.seq, hand.seed) is not None  # the snapshot below uses it
     for user in users:
         cached = services.state_for(table, user)
-        ENGINES.clear()
+        runtime().engines.clear()
         decoded = services.state_for(table, user)
-        ENGINES.put(hand.pk, hand.seq, hand.seed, services.decoded_engine(hand))
+        runtime().engines.put(hand.pk, hand.seq, hand.seed, services.decoded_engine(hand))
         for state in (cached, decoded):
             state["hand"].pop("deadline_in_ms")  # a clock reading
         assert cached == decoded

@@ -23,6 +23,7 @@ from games import services
 from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Table
 from games.runtime.fanout import seat_group
+from games.runtime.process import runtime
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
@@ -326,13 +327,13 @@ def test_a_heartbeat_behind_a_busy_server_waits_for_the_frame_instead_of_a_snaps
     thread the catch-up keeps waiting (up to PING_GRACE_MAX_SECONDS), and a late frame spares the
     snapshot; a second ping meanwhile is answered by the check already pending.  A frame that
     never comes is still caught up once the wait is over."""
-    from games.live import catch_up, consumers
+    from games.live import catch_up
 
     monkeypatch.setattr(catch_up, "PING_GRACE_SECONDS", 0.1)
     monkeypatch.setattr(catch_up, "PING_GRACE_MAX_SECONDS", 0.6)
     monkeypatch.setattr(catch_up, "frames_in_flight", lambda: True)
     table, hand = dealt_table(players)
-    before = dict(consumers.SNAPSHOTS)
+    before = dict(runtime().snapshots)
 
     async def scenario() -> None:
         c = Client(table, players[0])
@@ -360,8 +361,8 @@ def test_a_heartbeat_behind_a_busy_server_waits_for_the_frame_instead_of_a_snaps
         await c.comm.disconnect()
 
     async_to_sync(scenario)()
-    assert consumers.SNAPSHOTS["ping_grace"] == before.get("ping_grace", 0) + 1
-    assert consumers.SNAPSHOTS["ping"] == before.get("ping", 0)
+    assert runtime().snapshots["ping_grace"] == before.get("ping_grace", 0) + 1
+    assert runtime().snapshots["ping"] == before.get("ping", 0)
 
 
 def test_private_table_refuses_strangers(players: list[Any]) -> None:

@@ -24,10 +24,10 @@ from games import services
 from games.engine.variants import get_variant
 from games.models import Hand, Table
 from games.runtime import dbqueue
+from games.runtime.process import runtime
+from games.runtime.saturation import SaturationMonitor, Thresholds
 from games.runtime.table_steps import TableSteps, table_step
-from games.runtime.timers import IN_PROCESS
-from games.services import overload
-from games.services.overload import Overloaded, SaturationMonitor, Thresholds
+from games.services.overload import Overloaded
 from mahjong_platform.config import CaishenConfig
 
 VARIANT = "zhejiang_caishen"
@@ -248,7 +248,7 @@ def test_the_probe_times_real_table_steps_on_the_database_thread() -> None:
         assert m._task is not None
         m._task.cancel()
 
-    with patch("games.runtime.table_steps.STEPS", steps):
+    with patch.object(runtime(), "steps", steps):
         asyncio.run(scenario())
     assert steps.total == 13
 
@@ -265,7 +265,7 @@ def busy(monkeypatch: pytest.MonkeyPatch) -> SaturationMonitor:
     m, clock = monitor()
     saturate(m, clock)
     m.clock_for_tests = clock  # type: ignore[attr-defined]
-    monkeypatch.setattr(overload, "MONITOR", m)
+    monkeypatch.setattr(runtime(), "monitor", m)
     return m
 
 
@@ -334,7 +334,7 @@ def test_the_fourth_ready_is_refused_and_the_match_waits_then_starts_after_recov
     for u in users[:3]:
         services.set_ready(table.pk, u)
     m, clock = monitor()
-    monkeypatch.setattr(overload, "MONITOR", m)
+    monkeypatch.setattr(runtime(), "monitor", m)
     saturate(m, clock)
 
     response = api(users[3]).post(f"/api/tables/{table.pk}/ready/", {"ready": True}, format="json", **EN)
@@ -387,7 +387,7 @@ def test_a_running_match_is_never_refused(users: list[Any], monkeypatch: pytest.
     services.set_ready(table.pk, me)
     assert Table.objects.get(pk=table.pk).status == Table.PLAYING
     m, clock = monitor()
-    monkeypatch.setattr(overload, "MONITOR", m)
+    monkeypatch.setattr(runtime(), "monitor", m)
     saturate(m, clock)
 
     moves = 0
@@ -544,7 +544,7 @@ def test_a_timer_step_goes_ahead_of_a_flood_of_socket_work(monkeypatch: pytest.M
         reads = [asyncio.ensure_future(database_sync_to_async(order.append)(f"read{i}")) for i in range(50)]
         await asyncio.sleep(0.05)
         assert dbqueue.backlog() == 50
-        timer = asyncio.ensure_future(IN_PROCESS.fire("hand", 7, 3))
+        timer = asyncio.ensure_future(runtime().timers.fire("hand", 7, 3))
         await asyncio.sleep(0.05)
         gate.set()
         await asyncio.gather(blocked, timer, *reads)

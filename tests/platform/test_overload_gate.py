@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.services import overload
+from games.runtime.process import runtime
 from mahjong_platform.overload_gate import refuse_while_overloaded
 
 BUSY_EN = "The server is busy and is not starting new tables or matches for now."
@@ -55,7 +55,7 @@ def call(
 
 @pytest.fixture
 def overloaded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(overload.MONITOR, "refusing", lambda: True)
+    monkeypatch.setattr(runtime().monitor, "refusing", lambda: True)
 
 
 def test_everything_passes_while_the_process_has_room() -> None:
@@ -66,14 +66,15 @@ def test_everything_passes_while_the_process_has_room() -> None:
 @pytest.mark.usefixtures("overloaded")
 @pytest.mark.parametrize("path", ["/api/tables/", "/api/tables/12/ready/", "/api/tables/12/bots/"])
 def test_new_tables_and_match_starts_are_refused_before_django(path: str) -> None:
-    before = overload.MONITOR.refusals
+    before = runtime().monitor.refusals
     inner, sent = call(path, b'{"ready": true}' if "ready" in path else b"{}")
     assert inner.calls == []  # Django never saw it
     start, body = sent
     headers = dict(start["headers"])
-    assert start["status"] == 503 and headers[b"retry-after"] == str(overload.MONITOR.thresholds.retry_after_s).encode()
+    retry_after = str(runtime().monitor.thresholds.retry_after_s).encode()
+    assert start["status"] == 503 and headers[b"retry-after"] == retry_after
     assert json.loads(body["body"])["detail"].startswith(BUSY_EN)
-    assert overload.MONITOR.refusals == before + 1
+    assert runtime().monitor.refusals == before + 1
 
 
 @pytest.mark.usefixtures("overloaded")

@@ -15,8 +15,8 @@ from channels.testing import WebsocketCommunicator
 from games import services
 from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Table
+from games.runtime.process import runtime
 from games.wire.deltas import apply_delta, state_of
-from games.wire.frame_cache import HISTORY
 from tests.platform.live_helpers import started_rigged
 from tests.platform.test_frame_types import assert_documented
 
@@ -140,7 +140,7 @@ def test_a_gap_the_history_no_longer_covers_gets_a_snapshot() -> None:
         held = c.seq
         await database_sync_to_async(east_discards)(hand, users)
         await c.pump(drop=99)
-        HISTORY.clear()  # as if the process had restarted, or the gap were older than the history
+        runtime().history.clear()  # as if the process had restarted, or the gap were older than the history
         await c.comm.send_json_to({"type": "resync", "hand": hand.pk, "seq": held})
         answer = await c.pump()
         await c.comm.disconnect()

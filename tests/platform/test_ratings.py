@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Hand, Seat, Table
+from games.runtime.process import runtime
 from games.services import settlement
 from ratings import elo
 from ratings.models import RatedMatch, Rating, RatingChange
@@ -78,7 +79,7 @@ def test_settling_a_match_again_changes_nothing(settings: Any, monkeypatch: Any)
     # The scaled mode: the hand is booked by the worker's task, which may run twice.
     settings.CAISHEN_SETTLEMENT = "celery"
     queued: list[int] = []
-    monkeypatch.setattr(settlement._CONNECTED, "settle_later", queued.append)
+    monkeypatch.setattr(runtime().connected, "settle_later", queued.append)
     people = users("ri")
     row = golden_match(people)
     assert not row.settled and queued == [row.pk]
@@ -99,7 +100,7 @@ def test_settling_a_match_again_changes_nothing(settings: Any, monkeypatch: Any)
 
 def test_a_failed_booking_rates_nothing(settings: Any, monkeypatch: Any) -> None:
     settings.CAISHEN_SETTLEMENT = "celery"
-    monkeypatch.setattr(settlement._CONNECTED, "settle_later", lambda _id: None)
+    monkeypatch.setattr(runtime().connected, "settle_later", lambda _id: None)
     people = users("rf")
     row = golden_match(people)
 

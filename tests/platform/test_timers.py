@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import Wallet
 from games import services
 from games.models import Hand, Table
+from games.runtime.process import runtime
 from games.runtime.timers import InProcessTimers
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
@@ -141,16 +142,15 @@ def test_timer_scheduled_on_commit_inside_sync_to_async_fires() -> None:
     """The real path: a command committed in a database_sync_to_async thread schedules the timer."""
     from channels.db import database_sync_to_async
 
-    from games.runtime.timers import IN_PROCESS
-
     table, _ = started_table()
     hand = Hand.objects.get(table=table)
     overdue(hand)
 
     async def run() -> None:
-        old = IN_PROCESS.loop
-        IN_PROCESS.loop = None
-        IN_PROCESS.bind(asyncio.get_running_loop())
+        local = runtime().timers
+        old = local.loop
+        local.loop = None
+        local.bind(asyncio.get_running_loop())
         try:
 
             def schedule_in_a_transaction() -> None:
@@ -167,7 +167,7 @@ def test_timer_scheduled_on_commit_inside_sync_to_async_fires() -> None:
                 if await database_sync_to_async(lambda: Hand.objects.get(pk=hand.pk).seq)() > hand.seq:
                     return
         finally:
-            IN_PROCESS.loop = old
+            local.loop = old
 
     # asyncio.run, not async_to_sync: like daphne, no outer sync thread, so database_sync_to_async
     # uses its single-thread executor and marks the context (the path the bug lived on).
@@ -319,7 +319,7 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
 
     async def run() -> None:
         local.bind(asyncio.get_running_loop(), sweep=False)
-        monkeypatch.setattr(timers, "IN_PROCESS", local)
+        monkeypatch.setattr(runtime(), "timers", local)
         await asyncio.to_thread(timers.schedule, "hand", hand.pk, hand.seq, timezone.now())  # as on commit
         await asyncio.to_thread(timers.schedule, "hand", 99, 1, timezone.now() + timedelta(seconds=2))
         for _ in range(50):

@@ -1,0 +1,143 @@
+"""This process's state, in one object: :func:`runtime` answers it.
+
+Everything a daphne process (or a Celery worker, a management command, a test) keeps in memory
+beside the database and the shared cache hangs off one :class:`Runtime`:
+
+* ``outbox`` — the fan-out's queue of frames for the channel layer (games/runtime/fanout.py);
+* ``timers`` — the in-process deadlines and the sweeper (games/runtime/timers.py);
+* ``engines`` — the running hands' engines between steps (games/runtime/engine_cache.py);
+* ``steps`` — the table steps timed for admission (games/runtime/table_steps.py);
+* ``monitor`` — the saturation monitor that reads them (games/runtime/saturation.py), which
+  games/services/overload.py refuses new tables and matches by;
+* ``last_states`` and ``history`` — the frames this process sent (the bases of the next deltas)
+  and received (for catch-up) (games/wire/frame_cache.py);
+* ``public_views`` — the watchers' public views of hands at a seq, and ``watcher_renders``, the
+  watchers' shared snapshot renders (games/wire/spectating.py);
+* ``snapshots`` — the full snapshots read for seated and re-reading sockets, by what asked for
+  one: each is a render on the database thread, the single largest cost past saturation
+  (docs/performance.md, "Overload"); shown in /healthz ("load");
+* ``emotes`` — when each seat's recent emotes were sent, for their rate limit (games/live/emotes.py);
+* ``connected`` — what GamesConfig.ready hands the timers and the settlement at start-up (the
+  rooms below the services cannot import them).
+
+Why one object: a process has exactly one of each, and saying so in one place beats a dozen
+module globals spread over the rooms; tests start each case from a fresh process with one call
+(:meth:`Runtime.reset`, the autouse fixtures in tests/conftest.py); and the scaled mode's work
+on which process owns which table hangs its state off this same object.
+
+The classes stay in the modules that use them; this module imports them only when the object is
+first asked for, so any of them may import :func:`runtime` (no import cycle).  Wire code, below
+this room, cannot: the one cache it reads itself (``public_views``) is created there and owned
+here, and the wire's small per-process caches (players' names, recent watcher counts) are
+forgotten by :meth:`Runtime.reset` through the wire's own functions.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.runtime.engine_cache import EngineCache
+    from games.runtime.fanout import Outbox
+    from games.runtime.saturation import SaturationMonitor
+    from games.runtime.table_steps import TableSteps
+    from games.runtime.timers import InProcessTimers, QueueWake, WakeServices
+    from games.wire.frame_cache import FrameHistory, LastStates
+    from games.wire.spectating import PublicViews, SharedRenders
+
+
+@dataclass
+class Connections:
+    """What the rooms above hand this process at start-up (GamesConfig.ready, once): the timers'
+    wake-ups and broker queue, the settlement's queue for the scaled mode's worker."""
+
+    wake_services: WakeServices | None = None
+    queue_wake: QueueWake | None = None
+    settle_later: Callable[[int], None] | None = None
+
+
+@dataclass
+class Runtime:
+    """This process's in-memory state (the module's docstring says what and why)."""
+
+    outbox: Outbox
+    timers: InProcessTimers
+    engines: EngineCache
+    steps: TableSteps
+    monitor: SaturationMonitor
+    last_states: LastStates
+    history: FrameHistory
+    public_views: PublicViews
+    watcher_renders: SharedRenders
+    snapshots: collections.Counter[str] = field(default_factory=collections.Counter)
+    emotes: collections.defaultdict[tuple[int, int], collections.deque[float]] = field(
+        default_factory=lambda: collections.defaultdict(collections.deque)
+    )
+    connected: Connections = field(default_factory=Connections)
+
+    def reset(self) -> None:
+        """Forget what the running tables left behind, in place (holders of a part stay valid):
+        the caches of frames, engines, views, names and watcher counts, the timed steps, the
+        monitor's readings, the snapshot counts and the emotes' rate limit.  Kept: the outbox and the timers (bound to a
+        loop, they rebind to the next one once it closes), the watchers' renders (kept per event
+        loop, gone with it) and ``connected`` (start-up wiring).  Tests call it between cases:
+        the database is emptied and hand ids repeat, which never happens in a deployment."""
+        from games.wire import names, spectating
+
+        self.engines.clear()
+        self.last_states.clear()
+        self.history.clear()
+        self.public_views.clear()
+        self.monitor.calm()
+        self.steps.clear()
+        self.snapshots.clear()
+        self.emotes.clear()
+        names.forget()
+        spectating.forget_watcher_counts()
+
+
+_lock = threading.Lock()
+_runtime: Runtime | None = None
+
+
+def runtime() -> Runtime:
+    """This process's :class:`Runtime`, made on first use (from any thread)."""
+    found = _runtime
+    return found if found is not None else _create()
+
+
+def _create() -> Runtime:
+    global _runtime
+    with _lock:
+        if _runtime is None:
+            _runtime = _made()
+        return _runtime
+
+
+def _made() -> Runtime:
+    from django.conf import settings
+
+    from games.runtime.engine_cache import EngineCache
+    from games.runtime.fanout import Outbox
+    from games.runtime.saturation import SaturationMonitor, Thresholds
+    from games.runtime.table_steps import TableSteps
+    from games.runtime.timers import InProcessTimers
+    from games.wire.frame_cache import FrameHistory, LastStates
+    from games.wire.spectating import PUBLIC_VIEWS, SharedRenders
+
+    steps = TableSteps()
+    return Runtime(
+        outbox=Outbox(),
+        timers=InProcessTimers(),
+        engines=EngineCache(),
+        steps=steps,
+        monitor=SaturationMonitor(Thresholds.from_config(settings.CAISHEN), steps=steps),
+        last_states=LastStates(),
+        history=FrameHistory(),
+        public_views=PUBLIC_VIEWS,
+        watcher_renders=SharedRenders(),
+    )
