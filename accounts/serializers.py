@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from accounts.models import LedgerEntry, Profile
-from mahjong_platform.serializers import StrictJSONTypes
+from core.serializers import StrictJSONTypes
 
 
 class AccountSerializer(StrictJSONTypes, serializers.ModelSerializer):

@@ -14,7 +14,7 @@ HttpOnly cookie naming the account (:func:`remember_device`).  Then:
   guessing many names is stopped, and one name guessed from one address is stopped.
 
 The address is the client's, seen through a trusted proxy's header when one is configured
-(``mahjong_platform.client_address``).  Counters live in Django's cache: per process in the
+(``core.client_address``).  Counters live in Django's cache: per process in the
 embedded mode, Redis in the scaled mode, so every process shares them.
 """
 
@@ -33,7 +33,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 
 from accounts import throttle
-from mahjong_platform.client_address import client_address, rate_limit_bucket
+from core.client_address import client_address, rate_limit_bucket
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

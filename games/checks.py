@@ -1,5 +1,5 @@
 """System checks: refuse a live-table configuration that cannot work (spec/DESIGN.md §4), and
-settings that break their own rules (mahjong_platform/config.py)."""
+settings that break their own rules (core/config.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.checks import Error, register
 from django.utils.module_loading import import_string
 
-from mahjong_platform.config import CaishenConfig, problem, problems, runtime_fields, variable
+from core.config import CaishenConfig, problem, problems, runtime_fields, variable
 
 # Their own older checks; every other rule of config.py is caishen.E006.
 OWN_CHECK = {"CAISHEN_TIMERS": "caishen.E001", "CAISHEN_LOCAL_TIMERS_UPTO": "caishen.E005"}
@@ -34,7 +34,7 @@ def caishen_settings_follow_their_rules(app_configs: Any = None, **kwargs: Any) 
     errors: list[Error] = []
     config = getattr(settings, "CAISHEN", None)
     if not isinstance(config, CaishenConfig):
-        return [Error("settings.CAISHEN must be a mahjong_platform.config.CaishenConfig", id="caishen.E006")]
+        return [Error("settings.CAISHEN must be a core.config.CaishenConfig", id="caishen.E006")]
     found = dict(problems(config))
     for item in runtime_fields():
         name = variable(item)

@@ -15,7 +15,7 @@ are then the latency's tail (max 145-211 ms, p99 up to 62 ms).
   the older generations, which then fill — and are walked — less often.  Same workload: total
   collector time 1.5 s → 0.25 s per minute, longest pause 126 → 44 ms.
 
-Both are environment settings (docs/operations.md; read by mahjong_platform/config.py):
+Both are environment settings (docs/operations.md; read by core/config.py):
 ``CAISHEN_GC_FREEZE`` (1/0) and ``CAISHEN_GC_THRESHOLD`` (three integers, or ``default`` for
 CPython's own; a malformed value stops start-up, better than a silently untuned server).
 """

@@ -14,7 +14,7 @@ from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from mahjong_platform.jsonlimits import MAX_LENGTH, loads_bounded
+from core.jsonlimits import MAX_LENGTH, loads_bounded
 
 # Bytes in one JSON request body: the API's bodies are a few hundred bytes (a table's options).
 MAX_BODY = MAX_LENGTH

@@ -14,11 +14,11 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from mahjong_platform.client_address import check_configuration as check_client_address_configuration
-from mahjong_platform.config import CaishenConfig
+from core.client_address import check_configuration as check_client_address_configuration
+from core.config import CaishenConfig
 from mahjong_platform.content_security import content_security_policy
 
-# Every CAISHEN_* variable, read here once (mahjong_platform/config.py has each default, its
+# Every CAISHEN_* variable, read here once (core/config.py has each default, its
 # bounds and meaning).  The values read at run time are also flat settings below ("Caishen").
 CAISHEN = CaishenConfig.from_environment(os.environ)
 
@@ -247,7 +247,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # DRF's defaults with its JSON parser swapped for a bounded one: nesting, length and numbers
-    # limited, a clear 400 instead of a RecursionError's 500 (mahjong_platform/jsonlimits.py).
+    # limited, a clear 400 instead of a RecursionError's 500 (core/jsonlimits.py).
     "DEFAULT_PARSER_CLASSES": [
         "mahjong_platform.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
@@ -280,7 +280,7 @@ SPECTACULAR_SETTINGS = {
 # --- Caishen ------------------------------------------------------------------------------------
 # The values of CAISHEN that are read at each use, as flat settings: call sites read these (no
 # default of their own) and tests override them with pytest-django's `settings` fixture.  Each is
-# exactly its field of CAISHEN (mahjong_platform/config.py says what it means; `runtime=True`
+# exactly its field of CAISHEN (core/config.py says what it means; `runtime=True`
 # there lists them, and tests/platform/test_config.py checks this list against it).
 
 CAISHEN_STARTING_GRANT = CAISHEN.starting_grant
@@ -321,7 +321,7 @@ CAISHEN_LOGIN_WINDOW = CAISHEN.login_window
 CAISHEN_ROOM_CODE_ATTEMPTS = CAISHEN.room_code_attempts
 CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS = CAISHEN.room_code_address_attempts
 # Rate limits key on the client's address: behind a proxy, the header it writes and which peers
-# are its proxies (mahjong_platform/client_address.py); unset, the direct peer.
+# are its proxies (core/client_address.py); unset, the direct peer.
 CAISHEN_CLIENT_IP_HEADER = CAISHEN.client_ip_header
 CAISHEN_TRUSTED_PROXIES = CAISHEN.trusted_proxies
 check_client_address_configuration(CAISHEN_CLIENT_IP_HEADER, CAISHEN_TRUSTED_PROXIES)

@@ -38,7 +38,7 @@ from twisted.internet import interfaces
 from twisted.internet.abstract import FileDescriptor
 from zope.interface import implementer
 
-from mahjong_platform.config import CaishenConfig
+from core.config import CaishenConfig
 
 log = logging.getLogger("caishen.socket")
 

@@ -13,11 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.serializers import StrictJSONTypes
 from games.engine import all_variants
 from games.models import Table
 from games.services import locks
 from games.services.access import can_open
-from mahjong_platform.serializers import StrictJSONTypes
 from ratings import services
 from ratings.stats import player_stats
 

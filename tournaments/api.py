@@ -16,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
-from mahjong_platform.serializers import StrictJSONTypes
+from core.limits import POSITIVE_SMALL_MAX, STAKE_MAX
+from core.serializers import StrictJSONTypes
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.views import may_see_standings
@@ -52,7 +52,7 @@ class CreateSerializer(StrictJSONTypes, serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     # The stake had no upper bound: 10**24 overflowed the column (a 500).  Its cap is the tables'
     # (the event's tables are created with it); the time limits' ranges are the service's, with its
-    # message, and min_value/max_value are the column's (mahjong_platform/limits.py).
+    # message, and min_value/max_value are the column's (core/limits.py).
     stake = serializers.IntegerField(
         min_value=0, max_value=STAKE_MAX, default=0, help_text="Wallet units per point; 0: score only."
     )

@@ -5,9 +5,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.limits import STAKE_MAX
 from games.engine import all_variants
 from games.rules.rule_set_names import rule_set_name
-from mahjong_platform.limits import STAKE_MAX
 from tournaments.models import Tournament
 
 

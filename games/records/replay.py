@@ -33,6 +33,7 @@ from typing import Any
 
 from django.core.cache import cache
 
+from core.jsonlimits import loads_bounded
 from games.engine import (
     Action,
     HandAnalysis,
@@ -48,7 +49,6 @@ from games.engine import (
 from games.engine import Hand as EngineHand
 from games.models import Hand
 from games.records import disclosure
-from mahjong_platform.jsonlimits import loads_bounded
 
 log = logging.getLogger(__name__)
 FORMAT = "caishen-replay/1"

@@ -40,9 +40,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.config import CaishenConfig
 from games.runtime.process import runtime
 from games.runtime.table_steps import TableSteps
-from mahjong_platform.config import CaishenConfig
 
 log = logging.getLogger("caishen.overload")
 
@@ -60,7 +60,7 @@ class Thresholds:
 
     @classmethod
     def from_config(cls, config: CaishenConfig) -> Thresholds:
-        """The ``CAISHEN_OVERLOAD_*`` settings (parsed and bounded by mahjong_platform/config.py)."""
+        """The ``CAISHEN_OVERLOAD_*`` settings (parsed and bounded by core/config.py)."""
         return cls(
             step_ms=config.overload_step_ms,
             depth=config.overload_queue,

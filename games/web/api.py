@@ -29,6 +29,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
+from core.client_address import client_address, rate_limit_bucket
+from core.limits import POSITIVE_SMALL_MAX, STAKE_MAX
+from core.serializers import StrictJSONTypes
 from games import services
 from games.engine import SEATS, Event, all_variants, get_variant
 from games.models import Hand, Table
@@ -39,9 +42,6 @@ from games.services.access import can_open, remember_room_code, state_for_reader
 from games.web import join_limits
 from games.web.refusal_text import refusal_text
 from games.web.views import LISTED_STATUSES, with_seat_counts
-from mahjong_platform.client_address import client_address, rate_limit_bucket
-from mahjong_platform.limits import POSITIVE_SMALL_MAX, STAKE_MAX
-from mahjong_platform.serializers import StrictJSONTypes
 
 # ------------------------------------------------------------------------ serializers
 
@@ -127,7 +127,7 @@ class TableSerializer(serializers.ModelSerializer):
 
 class TableCreateSerializer(StrictJSONTypes, serializers.Serializer):
     # Ranges: the ones services.create_table enforces, with its messages, are in the help texts;
-    # min_value/max_value are the columns' (mahjong_platform/limits.py), so no number reaches the
+    # min_value/max_value are the columns' (core/limits.py), so no number reaches the
     # database unchecked whatever the service does, and the schema states the bounds.
     variant = serializers.CharField(max_length=32, help_text="A rule set key, e.g. zhejiang_caishen.")
     options = serializers.DictField(

@@ -12,11 +12,11 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.limits import STAKE_MAX
 from games.engine import Option, Variant, all_variants, get_variant
 from games.models import ROOM_CODE_ALPHABET, Table
 from games.rules import option_text
 from games.rules.rule_set_names import rule_set_name
-from mahjong_platform.limits import STAKE_MAX
 
 OPTION_PREFIX = "opt_"
 TABLE_FIELDS = ("stake", "hands_total", "turn_seconds", "claim_seconds", "is_private", "hints")

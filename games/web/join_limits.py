@@ -16,7 +16,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts import throttle
-from mahjong_platform.client_address import client_address, rate_limit_bucket
+from core.client_address import client_address, rate_limit_bucket
 
 WINDOW = 300  # seconds
 TOO_MANY = _("Too many wrong room codes. Wait a few minutes and try again.")

@@ -18,8 +18,8 @@ from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.serializers import StrictJSONTypes
 from games.models import PlayerTableSettings
-from mahjong_platform.serializers import StrictJSONTypes
 
 
 class TableSettingsSerializer(StrictJSONTypes, serializers.ModelSerializer):

@@ -10,7 +10,7 @@ group by ``games.runtime.fanout`` as text and forwarded as is, so their types de
 # (its __optional_keys__, which tests/platform/test_frame_types.py compares with the docs).
 from typing import Any, Literal, NotRequired, TypedDict
 
-from mahjong_platform.jsonlimits import JSONLimitError, loads_bounded
+from core.jsonlimits import JSONLimitError, loads_bounded
 
 PROTOCOL_VERSION = 2  # the one protocol spoken: ?v=2 (docs/protocol.md, "Versions")
 MAX_FRAME = 16 * 1024  # bytes a client frame may take: every legal message is far smaller
@@ -227,7 +227,7 @@ def read_client_text(text_data: str | None) -> tuple[dict[str, Any], None] | tup
         return None, error_frame("send JSON text frames", "text_frames_only")
     try:
         # Bounded: a deeply nested frame under the size cap crashed the socket with a
-        # RecursionError (close 1011) in json.loads (mahjong_platform/jsonlimits.py).
+        # RecursionError (close 1011) in json.loads (core/jsonlimits.py).
         content = loads_bounded(text_data)
     except JSONLimitError as exc:  # too deep, a number out of range: said, and nothing else
         return None, error_frame(str(exc), "json_limit", {"detail": str(exc)})

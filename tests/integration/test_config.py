@@ -92,7 +92,7 @@ def test_the_core_layer_is_an_option() -> None:
 
 
 def test_a_negative_local_timer_horizon_is_refused() -> None:
-    # From the environment: start-up stops, naming the variable (mahjong_platform/config.py).
+    # From the environment: start-up stops, naming the variable (core/config.py).
     done = run_under({**SCALED_ENV, "CAISHEN_LOCAL_TIMERS_UPTO": "-1"})
     assert done.returncode != 0
     assert "CAISHEN_LOCAL_TIMERS_UPTO must be at least 0" in done.stderr

@@ -14,8 +14,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from core.jsonlimits import MAX_INT
 from games.models import Table
-from mahjong_platform.jsonlimits import MAX_INT
 from mahjong_platform.parsers import MAX_BODY
 from tournaments.models import Tournament
 

@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
-from mahjong_platform.client_address import (
+from core.client_address import (
     check_configuration,
     client_address,
     parse_trusted_proxies,

@@ -1,4 +1,4 @@
-"""mahjong_platform.config: every CAISHEN_* variable read once, into one frozen object.
+"""core.config: every CAISHEN_* variable read once, into one frozen object.
 
 What it reads and refuses, that the flat settings are exactly its run-time fields, that the
 system check holds overridden settings to the same rules, that no other module reads the
@@ -18,7 +18,7 @@ from django.conf import settings as django_settings
 from django.core.checks import run_checks
 from django.core.exceptions import ImproperlyConfigured
 
-from mahjong_platform.config import CaishenConfig, runtime_fields, settings_fields, shown_default, spec, variable
+from core.config import CaishenConfig, runtime_fields, settings_fields, shown_default, spec, variable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,7 +121,7 @@ def test_no_module_but_the_config_reads_the_variables_from_the_environment() -> 
     tracked = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True, check=True)
     readers = []
     for name in tracked.stdout.split():
-        if name.startswith("tests/") or name == "mahjong_platform/config.py":
+        if name.startswith("tests/") or name == "core/config.py":
             continue
         for number, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), 1):
             if "CAISHEN_" in line and re.search(r"\benviron\b|getenv", line):

@@ -26,12 +26,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import LedgerEntry, Wallet
+from core.jsonlimits import loads_bounded
 from games import services
 from games.engine.tiles import TileNotationError, parse_tile
 from games.models import Hand, HandAction, HandEvent, Seat, Table
 from games.wire.frames import MAX_FRAME
 from mahjong_platform.asgi import application
-from mahjong_platform.jsonlimits import loads_bounded
 from tests.platform.live_helpers import GOLDEN, ORIGIN, started_rigged, ws_path
 
 pytestmark = pytest.mark.django_db(transaction=True)

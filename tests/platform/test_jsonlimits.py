@@ -1,4 +1,4 @@
-"""mahjong_platform.jsonlimits: the one bounded JSON decoder for client input."""
+"""core.jsonlimits: the one bounded JSON decoder for client input."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_platform.jsonlimits import MAX_DEPTH, MAX_INT, JSONLimitError, loads_bounded
+from core.jsonlimits import MAX_DEPTH, MAX_INT, JSONLimitError, loads_bounded
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -76,7 +76,7 @@ def test_the_bounds_can_be_chosen_per_caller() -> None:
 def test_importable_without_django() -> None:
     # The table socket's consumer and any pure module may use it: no Django, no settings.
     code = (
-        "import sys, mahjong_platform.jsonlimits as j; j.loads_bounded('[1]'); "
+        "import sys, core.jsonlimits as j; j.loads_bounded('[1]'); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'rest_framework', 'channels'}))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60, check=True)

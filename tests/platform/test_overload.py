@@ -20,6 +20,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from core.config import CaishenConfig
 from games import services
 from games.engine.variants import get_variant
 from games.models import Hand, Table
@@ -28,7 +29,6 @@ from games.runtime.process import runtime
 from games.runtime.saturation import SaturationMonitor, Thresholds
 from games.runtime.table_steps import TableSteps, table_step
 from games.services.overload import Overloaded
-from mahjong_platform.config import CaishenConfig
 
 VARIANT = "zhejiang_caishen"
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
