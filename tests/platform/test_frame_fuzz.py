@@ -6,7 +6,9 @@ Origin check, session authentication, games.live.consumers.TableConsumer) at a t
 hand.  After every frame the socket must answer exactly as docs/protocol.md says (one
 ``error``/``refused``/``pong``/``snapshot`` frame, never a crash or a close) and nothing the
 table owns may change: the hand's seq, snapshot, deadline and logs, the seats, the ledger
-and every wallet.  At the end a legitimate discard still applies through the same socket.
+and every wallet.  (A ``resync`` is the one frame answered otherwise: with the frames the seat
+missed since the position it names, which may be none, or a snapshot.)  At the end a legitimate
+discard still applies through the same socket.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import LedgerEntry, Wallet
@@ -41,7 +43,8 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
-ANSWERS = {"error", "refused", "pong", "snapshot"}  # everything the server may say to a bad frame
+# Everything the server may say to a bad frame; and a resync's catch-up (the frames it missed).
+ANSWERS = {"error", "refused", "pong", "snapshot", "update", "delta"}
 
 
 @pytest.fixture(autouse=True)
@@ -173,26 +176,52 @@ def frames(hand_id: int, seq: int) -> st.SearchStrategy[Frame]:
     return st.integers(0, 1).flatmap(lambda i: odd if i else command.map(as_text))
 
 
-def expected_answer(frame: Frame, seq: int) -> str:
-    """What docs/protocol.md and the consumer promise for a frame that cannot be applied."""
+@dataclass(frozen=True)
+class Chair:
+    """Where the fuzzed socket's chair stands: its hand at ``seq``, and the step frames this
+    process fanned out to the chair and still holds for catch-up (their types, oldest first,
+    the last one the step at ``seq``)."""
+
+    hand_id: int
+    seq: int
+    history: tuple[str, ...] = ()
+
+
+def expected_answers(frame: Frame, chair: Chair | None = None) -> list[str]:
+    """The frames, in order, that docs/protocol.md and the consumer promise for a frame that
+    cannot be applied; ``chair`` is the sender's (None: no hand is running)."""
     if frame.text is None or len(frame.text.encode()) > MAX_FRAME:  # binary, or over the cap in bytes
-        return "error"
+        return ["error"]
     try:
         content = loads_bounded(frame.text)  # the socket's decoder: too deep or too large is an error
     except ValueError:
-        return "error"
+        return ["error"]
     if not isinstance(content, dict):
-        return "error"
+        return ["error"]
     kind = content.get("type")
     if kind in ("act", "choose"):
-        return "refused"
+        return ["refused"]
     if kind == "ping":
         # Whatever seq it names: this seat was sent the current state (its snapshot), so the
         # heartbeat only crossed it (games.live.consumers.ping).
-        return "pong"
+        return ["pong"]
     if kind == "resync":
-        return "snapshot"
-    return "error"
+        return resync_answers(content, chair)
+    return ["error"]
+
+
+def resync_answers(content: dict[str, Any], chair: Chair | None) -> list[str]:
+    """A seat's v2 ``resync``: the frames it missed since the hand and seq it names, when that
+    position is in the running hand and this process holds every frame from there on (none,
+    when it names the current step: it missed nothing); else a snapshot (docs/protocol.md,
+    "v2: delta frames, the table message, catch-up")."""
+    hand, seq = content.get("hand"), content.get("seq")
+    if chair is None or type(hand) is not int or type(seq) is not int or hand != chair.hand_id:
+        return ["snapshot"]  # no position named (JSON true is no seq), or another hand
+    missed = chair.seq - seq
+    if not 0 <= missed <= len(chair.history):
+        return ["snapshot"]  # ahead of the hand, or further back than the history reaches
+    return list(chair.history[len(chair.history) - missed :])
 
 
 # ---------------------------------------------------------------------- state and socket
@@ -254,6 +283,12 @@ async def send(comm: WebsocketCommunicator, frame: Frame) -> None:
 def test_fuzzed_frames_change_nothing_and_a_real_move_still_applies(errors: Errors) -> None:
     table, hand, users = started_rigged("fz")
     assert hand.engine_seat(0) == 0  # chair 0 is East and must discard
+    # Starting the match applied the hand's first step, and this process fanned its frame out to
+    # every chair (a whole update: there is no earlier frame for a delta to apply to) and keeps
+    # it for catch-up.  So South's resync from seq 0 is answered with that update, and one that
+    # names the current seq with nothing at all: it missed nothing.
+    assert hand.seq == 1
+    south_chair = Chair(hand.pk, hand.seq, history=("update",))
     # Freeze the clock: no timer may move the hand while hypothesis runs (wake() ignores a
     # hand without a deadline), so any change below can only come from a fuzzed frame.
     Hand.objects.filter(pk=hand.pk).update(deadline_at=None)
@@ -261,7 +296,11 @@ def test_fuzzed_frames_change_nothing_and_a_real_move_still_applies(errors: Erro
     # South sits at the table but it is East's turn: nothing South sends may be applied.
     south = session_cookie(users[1])
 
+    # Always tried: resyncs from the step before (caught up), the current step (nothing) and ahead.
+    resyncs = [Frame(text=json.dumps({"type": "resync", "hand": hand.pk, "seq": hand.seq + d})) for d in (-1, 0, 1)]
+
     @FUZZ
+    @example(batch=resyncs)
     @given(batch=st.lists(frames(hand.pk, hand.seq), min_size=1, max_size=6))
     def run(batch: list[Frame]) -> None:
         # Every example opens and closes a socket; the third close would put the seat in 托管,
@@ -272,9 +311,13 @@ def test_fuzzed_frames_change_nothing_and_a_real_move_still_applies(errors: Erro
             comm = await open_socket(table.pk, south, hand.seq)
             for frame in batch:
                 await send(comm, frame)
-                answer = await next_output(comm)
-                assert answer["type"] == expected_answer(frame, hand.seq), (frame, answer)
-                assert answer["type"] in ANSWERS
+                expected = expected_answers(frame, south_chair)
+                answers = [await next_output(comm) for _ in expected]
+                assert [a["type"] for a in answers] == expected, (frame, answers)
+                assert all(a["type"] in ANSWERS for a in answers)
+                # A catch-up is the missed steps in order, up to the hand's current one.
+                steps = [a["seq"] for a in answers if a["type"] in ("update", "delta")]
+                assert steps == list(range(hand.seq - len(steps) + 1, hand.seq + 1)), (frame, answers)
                 assert await database_sync_to_async(fingerprint)(table.pk, hand.pk) == before, frame
             # Still usable, and nothing extra was queued behind the answers.
             await comm.send_json_to({"type": "ping", "seq": hand.seq})
@@ -349,7 +392,7 @@ def test_fuzzed_commands_from_the_seat_on_turn_are_refused(errors: Errors) -> No
                 frame = Frame(text=json.dumps(content))
                 await send(comm, frame)
                 answer = await next_output(comm)
-                assert answer["type"] == expected_answer(frame, hand.seq), (content, answer)
+                assert [answer["type"]] == expected_answers(frame), (content, answer)
                 if answer["type"] == "refused":
                     assert isinstance(answer["reason"], str) and answer["reason"]
                 assert await database_sync_to_async(fingerprint)(table.pk, hand.pk) == before, content
@@ -417,7 +460,7 @@ def test_fuzzed_answers_to_an_open_pre_hand_question_are_refused(errors: Errors)
                 while answer["type"] in ("snapshot", "table"):  # the connect's own table-change frames
                     answer = await next_output(comm)
                 # Refused; or, for a value past the decoder's bounds (10**30), an error frame.
-                assert answer["type"] == expected_answer(Frame(json.dumps(content), None), 0), (content, answer)
+                assert [answer["type"]] == expected_answers(Frame(json.dumps(content), None)), (content, answer)
                 assert await database_sync_to_async(state)() == before, content
             await comm.disconnect()
 
