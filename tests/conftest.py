@@ -8,6 +8,56 @@ from collections.abc import Iterator
 
 import pytest
 
+# The markers follow what a test uses, so that no test can slip out of its tier by a forgotten
+# mark: one that asks for a browser (tests/e2e/conftest.py) is `e2e`, one that asks for a running
+# service (tests/integration/conftest.py: PostgreSQL, Redis, RabbitMQ and the processes on them)
+# is `integration`.  Fixtures reach these transitively (`topology` asks for `services_up`), and
+# item.fixturenames holds the closure.
+BROWSER_FIXTURES = frozenset({"server", "chromium"})
+SERVICE_FIXTURES = frozenset({"services_up", "rabbitmq_up"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks (--dist loadgroup)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.e2e)
+        if used & SERVICE_FIXTURES:
+            item.add_marker(pytest.mark.integration)
+        group = shared_state_group(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def shared_state_group(item: pytest.Item) -> str | None:
+    """The xdist group of a test that shares an expensive fixture with others, so that one
+    worker builds it once and runs them all (scripts/test.sh runs `--dist loadgroup`).
+
+    The tests on RabbitMQ are one group: its one virtual host is shared, and two topologies'
+    Celery workers there would consume each other's tasks from the default queue (the private
+    topologies of tests/integration, each on a Redis of its own, meet there).  The session's
+    scaled topology (tests/integration/conftest.py: four processes on PostgreSQL and a Redis
+    database of its worker) is another.  A module-scoped fixture (a module's private topology and Redis, a
+    self-play run of thousands of hands, a browser's walk of the site) groups its module's tests,
+    one group per parameter of it where it is parametrized; tests of other modules still run
+    beside them.  Everything else is spread test by test.
+    """
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    scopes = {name: defs[-1].scope for name, defs in info.name2fixturedefs.items() if defs}
+    if "rabbitmq_up" in item.fixturenames:
+        return "rabbitmq"
+    if scopes.get("topology") == "session":
+        return "topology"
+    shared = sorted(name for name in item.fixturenames if scopes.get(name) == "module")
+    if not shared:
+        return None
+    callspec = getattr(item, "callspec", None)
+    params = [f"{name}{callspec.indices[name]}" for name in shared if callspec and name in callspec.indices]
+    return "-".join([item.nodeid.split("::")[0], *params])
+
 
 @pytest.fixture(autouse=True)
 def _fresh_process() -> Iterator[None]:

@@ -1,9 +1,10 @@
 """The scaled topology, for real: PostgreSQL, Redis, a Celery worker and beat, two daphne processes.
 
-The fixtures make a fresh PostgreSQL database and use a Redis database of their own (flushed),
-migrate, then start the ``Procfile``'s processes as subprocesses (each in its own process group,
-stopped at the end) with the scaled environment: ``CAISHEN_TIMERS=celery``,
-``CAISHEN_SETTLEMENT=celery``, the Redis channel layer and broker.  They wait on ``/healthz`` of
+The fixtures make a fresh PostgreSQL database and use a Redis database of their own (flushed; one
+per pytest-xdist worker, counted up from ``CAISHEN_IT_REDIS_DB``), migrate, then start the
+``Procfile``'s processes as subprocesses (each in its own process group, stopped at the end) with
+the scaled environment: ``CAISHEN_TIMERS=celery``, ``CAISHEN_SETTLEMENT=celery``, the Redis
+channel layer and broker.  They wait on ``/healthz`` of
 both daphne processes, which is only green once the sweeper has run (beat and the worker are up).
 
 ``topology`` is shared by the session.  ``private_topology`` is a module's own (a fresh database, a
@@ -38,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN_URL = os.environ.get("CAISHEN_IT_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS_BASE = os.environ.get("CAISHEN_IT_REDIS_URL", "redis://127.0.0.1:6379")
 REDIS_DB = int(os.environ.get("CAISHEN_IT_REDIS_DB", "9"))
+REDIS_DATABASES = 16  # redis-server's default `databases`
 START_TIMEOUT = 60.0
 REDIS_SERVER = os.environ.get("CAISHEN_IT_REDIS_SERVER", "/usr/bin/redis-server")
 
@@ -102,11 +104,24 @@ def pg_database(services_up: None) -> Iterator[str]:
         yield url
 
 
+def worker_number() -> int:
+    """n for pytest-xdist's worker ``gwn``; 0 in a run without workers."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+
+
+def worker_redis_db() -> int:
+    """This worker's Redis database: ``CAISHEN_IT_REDIS_DB`` + its number, wrapping round within
+    the databases from there up (those below are left to other users of the shared Redis).  A
+    wrap could only collide if more workers than databases each ran the session's topology, but
+    its tests are one xdist group (tests/conftest.py), on one worker."""
+    return REDIS_DB + worker_number() % (REDIS_DATABASES - REDIS_DB)
+
+
 @pytest.fixture(scope="session")
 def redis_url(services_up: None) -> str:
     import redis
 
-    url = f"{REDIS_BASE}/{REDIS_DB}"
+    url = f"{REDIS_BASE}/{worker_redis_db()}"
     client = redis.Redis.from_url(url)
     client.flushdb()
     client.close()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 from games.tools.loadtest.cpu import CpuMeter, Proc, backend_database, server_processes
+from tests.polling import wait_until
 
 
 def test_a_backend_title_names_its_database() -> None:
@@ -29,9 +29,9 @@ def test_only_the_servers_of_this_database_are_metered() -> None:
         )
         for url in (ours, theirs)
     ]
+    pids = {p.pid for p in procs}
     try:
-        time.sleep(0.3)
-        pids = {p.pid for p in procs}
+        wait_until(lambda: {p.pid for p in server_processes()} & pids == pids)  # both have started
         mine = {p.pid for p in server_processes(database_url=ours)} & pids
         every = {p.pid for p in server_processes()} & pids
         assert mine == {procs[0].pid}
@@ -45,19 +45,21 @@ def test_only_the_servers_of_this_database_are_metered() -> None:
 def test_a_process_that_appears_during_the_run_is_counted() -> None:
     """The meter reads the list again at stop: a server (or a PostgreSQL backend) started after
     the start counts with all its time."""
-    spinner: list[subprocess.Popen[bytes]] = []
+    spinner: list[subprocess.Popen[str]] = []
 
     def scan() -> list[Proc]:
         return [Proc(p.pid, "daphne") for p in spinner]
 
     meter = CpuMeter(scan(), rescan=scan)
     meter.start()
-    spinner.append(
-        subprocess.Popen([sys.executable, "-c", "import time\nt=time.time()\nwhile time.time()-t<0.6: pass"])
-    )
+    # It burns 0.4 s of CPU (its own clock, not the wall's: on a busy machine the wall runs
+    # ahead), says so, and waits to be stopped, still counted.
+    burn = "import sys, time\nwhile time.process_time() < 0.4: pass\nprint('burnt', flush=True)\ntime.sleep(30)"
+    spinner.append(subprocess.Popen([sys.executable, "-c", burn], stdout=subprocess.PIPE, text=True))
     try:
-        time.sleep(0.5)  # the spinner burns CPU meanwhile
+        assert spinner[0].stdout is not None and spinner[0].stdout.readline() == "burnt\n"
         meter.stop()
     finally:
+        spinner[0].kill()
         spinner[0].wait(timeout=10)
-    assert meter.report(1.0)["daphne"] > 20  # ~40 % of a core over the second
+    assert meter.report(1.0)["daphne"] > 30  # 0.4 s of a core over the second (the kernel counts in ticks)
