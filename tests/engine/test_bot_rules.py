@@ -299,6 +299,7 @@ def db_run() -> Run:
     return self_play("dongbei", DB_HANDS, "rules")
 
 
+@pytest.mark.slow
 def test_zhangzhou_self_play_robs_the_gold_and_plays_for_you(zz_run: Run) -> None:
     ev, tally = zz_run.events, zz_run.tally
     # Every chance the policy says to take was taken.

@@ -164,6 +164,7 @@ def api_schema(keep_the_test_connection: None, pytest9_node_id: None, seeded: di
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(
     max_examples=EXAMPLES,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from django.db import connection
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -31,6 +32,7 @@ def standard(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(VALUES)
 def test_the_same_json_as_the_standard_library(value: Any) -> None:

@@ -280,6 +280,7 @@ async def send(comm: WebsocketCommunicator, frame: Frame) -> None:
 
 
 # ---------------------------------------------------------------------------------- tests
+@pytest.mark.slow
 def test_fuzzed_frames_change_nothing_and_a_real_move_still_applies(errors: Errors) -> None:
     table, hand, users = started_rigged("fz")
     assert hand.engine_seat(0) == 0  # chair 0 is East and must discard

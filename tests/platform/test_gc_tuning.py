@@ -62,6 +62,7 @@ def test_a_malformed_threshold_is_refused_at_start_up(value: str) -> None:
     assert "CAISHEN_GC_THRESHOLD" in done.stderr
 
 
+@pytest.mark.slow
 def test_the_asgi_application_applies_it_when_daphne_loads_it() -> None:
     got = probe(
         "import os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'mahjong_platform.settings')\n"

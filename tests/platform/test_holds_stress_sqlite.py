@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.integration.test_holds_stress import check_holds, run_holds_stress
 
 
+@pytest.mark.slow
 def test_concurrent_readying_across_tables_never_overcommits_on_sqlite(tmp_path: Path) -> None:
     result = run_holds_stress(f"sqlite:///{tmp_path / 'holds.sqlite3'}", tmp_path, shared=2, tables=6, threads=6)
     assert result["vendor"] == "sqlite"

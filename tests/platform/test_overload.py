@@ -29,6 +29,7 @@ from games.runtime.process import runtime
 from games.runtime.saturation import SaturationMonitor, Thresholds
 from games.runtime.table_steps import TableSteps, table_step
 from games.services.overload import Overloaded
+from tests.polling import wait_until_async
 
 VARIANT = "zhejiang_caishen"
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -183,7 +184,7 @@ def test_a_probe_that_stopped_measuring_refuses_nothing() -> None:
     try:
         m.bind(loop)
         token = steps.begin()  # a step that never comes back
-        loop.run_until_complete(asyncio.sleep(0.4))
+        loop.run_until_complete(wait_until_async(lambda: m.overloaded, timeout=10))
         assert m.overloaded and m.refusing()
         steps.end(token)
     finally:
@@ -243,8 +244,9 @@ def test_the_probe_times_real_table_steps_on_the_database_thread() -> None:
             await table_step(time.sleep)(0.3)
         await asyncio.sleep(0.05)
         assert m.overloaded and m.step_ms > 100
-        await asyncio.sleep(0.8)  # no table step any more: nothing to protect
-        assert not m.overloaded and not m.running and m.serving()
+        # No table step any more: nothing to protect.
+        await wait_until_async(lambda: not m.overloaded and not m.running, timeout=10)
+        assert m.serving()
         assert m._task is not None
         m._task.cancel()
 

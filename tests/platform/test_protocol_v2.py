@@ -102,6 +102,7 @@ def play_one_hand(variant: str, seed: int, monkeypatch: Any) -> tuple[Table, dic
     return table, sent, snapshots
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(v.key for v in all_variants()))
 def test_snapshot_plus_deltas_is_every_later_snapshot(variant: str, monkeypatch: Any, settings: Any) -> None:
     settings.CAISHEN_SPECTATOR_DELAY = 0
@@ -136,6 +137,7 @@ def test_snapshot_plus_deltas_is_every_later_snapshot(variant: str, monkeypatch:
     assert deltas > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(v.key for v in all_variants()))
 def test_no_delta_carries_what_its_readers_snapshot_does_not(variant: str, monkeypatch: Any, settings: Any) -> None:
     settings.CAISHEN_SPECTATOR_DELAY = 0

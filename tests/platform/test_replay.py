@@ -40,6 +40,7 @@ def bot_match(owner: Any, variant: str, hands: int = 1, is_private: bool = False
     return table
 
 
+@pytest.mark.slow
 def test_round_trip_over_random_bot_hands_of_every_rule_set(owner: Any) -> None:
     keys = [v.key for v in all_variants()]
     assert len(keys) >= 5

@@ -272,6 +272,7 @@ OPS = st.lists(
 
 # Each example is a real table with sockets (about a second): no shrinking, the failing example
 # is printed as drawn.
+@pytest.mark.slow
 @hsettings(
     max_examples=20,
     deadline=None,

@@ -12,6 +12,7 @@ from games.tools.loadtest import stepbench
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.mark.slow
 def test_it_plays_whole_hands_and_times_both_servers() -> None:
     sent_before = fanout._send_all
     timings = stepbench.run(tables=1, hands=1)
