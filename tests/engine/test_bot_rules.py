@@ -322,6 +322,7 @@ def test_dongbei_self_play_declares_ready(db_run: Run) -> None:
     assert tally.taken["ready"] >= 0.9 * tally.offered["ready"]
 
 
+@pytest.mark.slow
 def test_robbing_kong_wins_are_offered_and_taken(zz_run: Run, db_run: Run) -> None:
     offered = zz_run.tally.offered["robbing_kong"] + db_run.tally.offered["robbing_kong"]
     taken = zz_run.tally.taken["robbing_kong"] + db_run.tally.taken["robbing_kong"]

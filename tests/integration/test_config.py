@@ -141,6 +141,7 @@ def test_the_celery_loggers_take_celery_log_level_and_otherwise_the_django_level
     assert settings_under(SCALED_ENV | {"DJANGO_LOG_LEVEL": "debug"})["levels"]["celery"] == "DEBUG"
 
 
+@pytest.mark.slow
 def test_server_side_binding_and_prepared_statements_are_an_option_of_postgresql() -> None:
     assert "server_side_binding" not in settings_under(SCALED_ENV)["db_options"]
     on = settings_under(SCALED_ENV | {"DJANGO_DB_SERVER_SIDE_BINDING": "1"})["db_options"]
