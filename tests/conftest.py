@@ -18,7 +18,7 @@ SERVICE_FIXTURES = frozenset({"services_up", "rabbitmq_up"})
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks (--dist loadgroup)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if used & BROWSER_FIXTURES:
@@ -28,6 +28,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = shared_state_group(item)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+            if getattr(config.option, "loadgroup", False):  # set in xdist's workers
+                name_group(item, group)
+
+
+def name_group(item: pytest.Item, group: str) -> None:
+    """Append ``@group`` to the test's id, which is how xdist's controller learns the groups.
+
+    pytest-xdist does this itself by rewriting ``item._nodeid``, which pytest 9.2 no longer
+    reads: its ids are ``NodeId`` objects in ``item._id``.  There, do it here (xdist's own
+    rewrite then changes nothing); on a pytest that still reads ``_nodeid``, leave it to xdist.
+    """
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:
+        return
+    if isinstance(getattr(item, "_id", None), NodeId) and "@" not in item.nodeid:
+        item._id = NodeId.parse(f"{item.nodeid}@{group}")  # type: ignore[attr-defined]
 
 
 def shared_state_group(item: pytest.Item) -> str | None:
