@@ -35,7 +35,10 @@ class WholeFrames:
 
 class WholeSocket:
     """A ``websockets`` connection to the table socket whose ``recv()`` gives whole states (as
-    JSON text); a delta that does not chain asks for the missing frames, as the browser does."""
+    JSON text); a delta that does not chain asks for the missing frames, as the browser does.
+    A ``table`` message never carries the hand, so one that comes while the hand held is over
+    but not yet settled (the scaled mode settles in a Celery task, then announces the table)
+    asks for a snapshot: the settled hand, with its deltas."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
@@ -48,6 +51,8 @@ class WholeSocket:
         seen = frame.get("hand_id") == held.get("id") and frame.get("seq", 0) <= (held.get("seq") or 0)
         if shown is frame and frame.get("type") == "delta" and self.whole.state is not None and not seen:
             await self.ws.send(json.dumps({"type": "resync", "hand": held.get("id"), "seq": held.get("seq")}))
+        elif frame.get("type") == "table" and held.get("status") == "finished" and held.get("deltas") is None:
+            await self.ws.send(json.dumps({"type": "resync"}))
         return json.dumps(shown)
 
     def __getattr__(self, name: str) -> Any:
