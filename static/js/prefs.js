@@ -58,7 +58,9 @@ export class TablePrefs {
       { type: "button", class: "btn secondary mj-gear", id: "mj-gear", title: t("prefs_title"), "aria-label": t("prefs_title"), hidden: !signedIn, onclick: () => this.open() },
       "⚙",
     );
-    if (signedIn) this.load();
+    // The panel opens on the account's settings, never on the defaults of a page whose load has
+    // not come back yet (saving those would overwrite the account's).
+    this.loading = signedIn ? this.load() : Promise.resolve();
   }
 
   async load() {
@@ -92,7 +94,8 @@ export class TablePrefs {
     }
   }
 
-  open() {
+  async open() {
+    await this.loading;
     const boxes = SETTINGS.map((key) =>
       h(
         "label",

@@ -113,6 +113,40 @@ def test_settings_are_saved_remembered_and_used(server: str, chromium: Any, lang
     assert not errors, errors
 
 
+def test_the_panel_opens_on_the_accounts_settings_when_they_come_back_late(server: str, chromium: Any) -> None:
+    """The account's settings are read when the page opens; a player who opens the panel before
+    that read comes back sees the account's settings, not the defaults (saving those would
+    overwrite the account's)."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(chromium, "en-US", 1366, 768, errors)
+    sign_up(page, server, f"late{secrets.token_hex(3)}")
+    create_table(page, server, "zhejiang_caishen", hands=1)
+    panel = open_prefs(page)
+    panel.locator("[name=sound]").check()
+    panel.locator("#mj-prefs-save").click()
+    expect(panel).to_be_hidden()
+
+    held: list[Any] = []  # the page's read of the account's settings, held back
+
+    def hold_the_read(route: Any) -> None:
+        if route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/table-settings/", hold_the_read)
+    page.reload(wait_until="domcontentloaded")
+    while not held:
+        page.wait_for_timeout(50)
+    page.locator("#mj-gear").click()  # before the read has come back
+    page.wait_for_timeout(300)
+    held[0].continue_()
+    expect(page.locator("#mj-prefs [name=sound]")).to_be_checked()
+    assert not errors, errors
+
+
 @pytest.mark.parametrize(("lang", "width", "height"), SIZES, ids=str)
 def test_an_emote_shows_at_another_seats_page_and_a_watchers(
     server: str, chromium: Any, lang: str, width: int, height: int
