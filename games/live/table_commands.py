@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from games import services
 from games.live import emotes
 from games.live.table_session import TableSession
-from games.runtime.table_steps import table_step
+from games.runtime.process import table_step
 from games.wire.frames import RefusedFrame, ServerFrame, Snapshot, quoted, refused_at, refused_frame
 
 log = logging.getLogger("caishen.table")

@@ -25,10 +25,13 @@ module globals spread over the rooms; tests start each case from a fresh process
 (:meth:`Runtime.reset`, the autouse fixtures in tests/conftest.py); and the scaled mode's work
 on which process owns which table hangs its state off this same object.
 
-The classes stay in the modules that use them; this module imports them only when the object is
-first asked for, so any of them may import :func:`runtime` (no import cycle).  Wire code, below
-this room, cannot: the one cache it reads itself (``public_views``) is created there and owned
-here, and the wire's small per-process caches (players' names, recent watcher counts) are
+The parts' classes live in modules of their own that never import this one (the outbox, the
+local timers, the timed steps, the monitor, the caches): this module builds them and hands each
+the others it needs (the timers get the connections and the steps, the monitor the steps and the
+outbox's depth), and the modules that act through this process's parts (the fan-out, the
+timers' backends, ``table_step``) import :func:`runtime` from here — no import cycle.  Wire code,
+below this room, cannot: the one cache it reads itself (``public_views``) is created there and
+owned here, and the wire's small per-process caches (players' names, recent watcher counts) are
 forgotten by :meth:`Runtime.reset` through the wire's own functions.
 """
 
@@ -36,28 +39,24 @@ from __future__ import annotations
 
 import collections
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import ParamSpec, TypeVar
 
-if TYPE_CHECKING:
-    from games.runtime.engine_cache import EngineCache
-    from games.runtime.fanout import Outbox
-    from games.runtime.saturation import SaturationMonitor
-    from games.runtime.table_steps import TableSteps
-    from games.runtime.timers import InProcessTimers, QueueWake, WakeServices
-    from games.wire.frame_cache import FrameHistory, LastStates
-    from games.wire.spectating import PublicViews, SharedRenders
+from django.conf import settings
 
+from games.runtime.connections import Connections
+from games.runtime.engine_cache import EngineCache
+from games.runtime.local_timers import InProcessTimers
+from games.runtime.outbox import Outbox
+from games.runtime.saturation import SaturationMonitor, Thresholds
+from games.runtime.table_steps import TableSteps
+from games.wire import names, spectating
+from games.wire.frame_cache import FrameHistory, LastStates
+from games.wire.spectating import PUBLIC_VIEWS, PublicViews, SharedRenders
 
-@dataclass
-class Connections:
-    """What the rooms above hand this process at start-up (GamesConfig.ready, once): the timers'
-    wake-ups and broker queue, the settlement's queue for the scaled mode's worker."""
-
-    wake_services: WakeServices | None = None
-    queue_wake: QueueWake | None = None
-    settle_later: Callable[[int], None] | None = None
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass
@@ -86,8 +85,6 @@ class Runtime:
         loop, they rebind to the next one once it closes), the watchers' renders (kept per event
         loop, gone with it) and ``connected`` (start-up wiring).  Tests call it between cases:
         the database is emptied and hand ids repeat, which never happens in a deployment."""
-        from games.wire import names, spectating
-
         self.engines.clear()
         self.last_states.clear()
         self.history.clear()
@@ -119,25 +116,24 @@ def _create() -> Runtime:
 
 
 def _made() -> Runtime:
-    from django.conf import settings
-
-    from games.runtime.engine_cache import EngineCache
-    from games.runtime.fanout import Outbox
-    from games.runtime.saturation import SaturationMonitor, Thresholds
-    from games.runtime.table_steps import TableSteps
-    from games.runtime.timers import InProcessTimers
-    from games.wire.frame_cache import FrameHistory, LastStates
-    from games.wire.spectating import PUBLIC_VIEWS, SharedRenders
-
+    connected = Connections()
     steps = TableSteps()
+    outbox = Outbox()
     return Runtime(
-        outbox=Outbox(),
-        timers=InProcessTimers(),
+        outbox=outbox,
+        timers=InProcessTimers(connected, steps),
         engines=EngineCache(),
         steps=steps,
-        monitor=SaturationMonitor(Thresholds.from_config(settings.CAISHEN), steps=steps),
+        monitor=SaturationMonitor(Thresholds.from_config(settings.CAISHEN), steps=steps, depth=outbox.depth),
         last_states=LastStates(),
         history=FrameHistory(),
         public_views=PUBLIC_VIEWS,
         watcher_renders=SharedRenders(),
+        connected=connected,
     )
+
+
+def table_step(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``database_sync_to_async(fn)`` for a table step, timed for admission (this process's
+    ``steps``).  Use it for the steps of running tables only — not for reads, pages or new tables."""
+    return runtime().steps.timed(fn)

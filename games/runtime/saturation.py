@@ -41,7 +41,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.config import CaishenConfig
-from games.runtime.process import runtime
 from games.runtime.table_steps import TableSteps
 
 log = logging.getLogger("caishen.overload")
@@ -92,9 +91,11 @@ class SaturationMonitor:
     ) -> None:
         self.thresholds = thresholds or Thresholds()
         self.clock = clock
-        self.depth_source = depth or outbox_depth  # beside the waiting table steps
+        # Beside the waiting table steps: the outbox's unsent frame batches (the process's object
+        # hands its outbox's depth in).
+        self.depth_source = depth or (lambda: 0)
         self.cpu_source = cpu  # the process's CPU seconds so far (all threads): shown, not used
-        self.steps = runtime().steps if steps is None else steps
+        self.steps = TableSteps(clock) if steps is None else steps
         self.step_ms = 0.0  # mean table-step latency over the window
         self.depth = 0  # waiting table steps + unsent outbox batches
         self.running = False  # did a table step happen within the window
@@ -212,8 +213,3 @@ class SaturationMonitor:
 
 
 STALE_S = 60.0  # a probe silent this long is not measuring any more (SaturationMonitor.serving)
-
-
-def outbox_depth() -> int:
-    """The fan-out outbox's unsent frame batches (the running tables' frames)."""
-    return runtime().outbox.depth()

@@ -20,8 +20,6 @@ from typing import ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 
-from games.runtime.process import runtime
-
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -68,6 +66,20 @@ class TableSteps:
         self._finished_sum += latency
         self.total += 1
 
+    def timed(self, fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+        """``database_sync_to_async(fn)``, each call timed as a table step.  Use it for the steps
+        of running tables only — not for reads, pages or new tables."""
+        on_thread = database_sync_to_async(fn)
+
+        async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
+            token = self.begin()
+            try:
+                return await on_thread(*args, **kwargs)  # type: ignore[no-any-return]
+            finally:
+                self.end(token)
+
+        return timed
+
     def clear(self) -> None:
         """Forget every step (a test's tables are not the next test's)."""
         self._waiting.clear()
@@ -86,19 +98,3 @@ class TableSteps:
         count = len(finished) + len(self._waiting)
         latency = (self._finished_sum + waited) / count if count else 0.0
         return StepReading(finished=len(finished), waiting=len(self._waiting), latency_ms=latency * 1000)
-
-
-def table_step(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """``database_sync_to_async(fn)`` for a table step, timed for admission (``TableSteps``).
-    Use it for the steps of running tables only — not for reads, pages or new tables."""
-    on_thread = database_sync_to_async(fn)
-
-    async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
-        steps = runtime().steps
-        token = steps.begin()
-        try:
-            return await on_thread(*args, **kwargs)  # type: ignore[no-any-return]
-        finally:
-            steps.end(token)
-
-    return timed

@@ -13,8 +13,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.runtime.fanout import Outbox
 from games.runtime.layers import EmbeddedChannelLayer
+from games.runtime.outbox import Outbox
 
 
 def test_a_bound_outbox_delivers_in_order_without_blocking_the_writer() -> None:

@@ -25,9 +25,9 @@ from games import services
 from games.engine.variants import get_variant
 from games.models import Hand, Table
 from games.runtime import dbqueue
-from games.runtime.process import runtime
+from games.runtime.process import runtime, table_step
 from games.runtime.saturation import SaturationMonitor, Thresholds
-from games.runtime.table_steps import TableSteps, table_step
+from games.runtime.table_steps import TableSteps
 from games.services.overload import Overloaded
 from tests.polling import wait_until_async
 

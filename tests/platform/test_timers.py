@@ -14,8 +14,8 @@ from django.utils import timezone
 from accounts.models import Wallet
 from games import services
 from games.models import Hand, Table
+from games.runtime.local_timers import InProcessTimers
 from games.runtime.process import runtime
-from games.runtime.timers import InProcessTimers
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -40,7 +40,7 @@ def test_in_process_timer_fires_the_service_on_its_loop() -> None:
     overdue(hand)
 
     async def run() -> None:
-        timers = InProcessTimers()
+        timers = InProcessTimers(runtime().connected, runtime().steps)
         timers.bind(asyncio.get_running_loop())
         timers.schedule("hand", hand.pk, hand.seq, timezone.now())
         for _ in range(50):
@@ -56,7 +56,7 @@ def test_sweeper_wakes_overdue_hands_and_records_its_run() -> None:
     table, _ = started_table()
     hand = Hand.objects.get(table=table)
     overdue(hand)
-    async_to_sync(InProcessTimers().sweep_once)()
+    async_to_sync(InProcessTimers(runtime().connected, runtime().steps).sweep_once)()
     assert Hand.objects.get(pk=hand.pk).seq == hand.seq + 1
     assert services.last_sweep() is not None
 
@@ -315,7 +315,7 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
     timers.schedule("hand", hand.pk, hand.seq, timezone.now() + timedelta(seconds=0.5))  # no server loop here
     assert [args for args, _ in queued] == [("hand", hand.pk, hand.seq)]
 
-    local = InProcessTimers()
+    local = InProcessTimers(runtime().connected, runtime().steps)
 
     async def run() -> None:
         local.bind(asyncio.get_running_loop(), sweep=False)

@@ -1,0 +1,83 @@
+"""The in-process timers of a daphne process (the embedded mode's, and the scaled mode's short
+local ones): games/runtime/timers.py decides which backend a deadline goes to."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from games.runtime import dbqueue
+from games.runtime.connections import Connections
+from games.runtime.table_steps import TableSteps
+
+log = logging.getLogger("caishen.timers")
+
+
+class InProcessTimers:
+    """Deadlines on the server's event loop (``call_later``) and the sweeper that wakes anything
+    overdue; each wake-up runs on the database thread as a timed table step."""
+
+    def __init__(self, connections: Connections, steps: TableSteps) -> None:
+        self.connections = connections
+        self.steps = steps
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop, sweep: bool = True) -> None:
+        """Attach to the server's event loop (once) and start the sweeper — not in a web process
+        of the scaled mode, which fires only its own short timers (beat sweeps there)."""
+        if self.loop is not None and not self.loop.is_closed():
+            return
+        self.loop = loop
+        if sweep and settings.CAISHEN_SWEEP_SECONDS > 0:
+            self._sweeper = loop.create_task(self._sweep_forever())
+
+    def serving(self) -> bool:
+        """Bound to a running server loop (a daphne process; never a Celery worker)."""
+        return self.loop is not None and self.loop.is_running()
+
+    def schedule(self, kind: str, obj_id: int, token: int, at: datetime) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return  # not serving yet: the sweeper picks it up once bound
+        delay = max(0.0, (at - timezone.now()).total_seconds())
+        # A fresh context: scheduling happens in on_commit inside a sync_to_async thread whose
+        # context carries asgiref's "single thread executor in use" mark; inherited by the timer,
+        # it would make the timer's own database_sync_to_async refuse to run ("would deadlock").
+        loop.call_soon_threadsafe(self._arm, delay, kind, obj_id, token, context=contextvars.Context())
+
+    def _arm(self, delay: float, kind: str, obj_id: int, token: int) -> None:
+        assert self.loop is not None
+        self.loop.call_later(delay, lambda: self.loop.create_task(self.fire(kind, obj_id, token)))  # type: ignore[union-attr]
+
+    async def fire(self, kind: str, obj_id: int, token: int) -> None:
+        services = self.connections.services()
+        # The step goes ahead of socket work queued for the database thread (games/runtime/dbqueue.py):
+        # a deadline that fired on time must not then wait behind a flood of reads.
+        with dbqueue.urgent():
+            try:
+                await self.steps.timed(services.wake)(kind, obj_id, token)
+            except Exception:
+                log.exception("timer %s %s %s failed", kind, obj_id, token)
+
+    async def sweep_once(self) -> None:
+        services = self.connections.services()
+        with dbqueue.urgent():  # overdue deadlines: the sweeper's reads jump the queue too
+            for wakeup in await database_sync_to_async(services.due_wakeups)():
+                await self.fire(*wakeup)
+            await database_sync_to_async(services.record_sweep)()
+
+    async def _sweep_forever(self) -> None:
+        every = float(settings.CAISHEN_SWEEP_SECONDS)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep_once()
+            except Exception:
+                log.exception("sweeper failed")
