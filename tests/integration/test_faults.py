@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.v2_frames import WholeSocket
+from tests.v2_frames import open_whole_socket
 
 pytestmark = pytest.mark.integration
 
@@ -69,16 +69,8 @@ print("RESULT " + json.dumps({{
 
 
 async def open_socket(topology: Any, web: str, table: int, cookie: str) -> Any:
-    import websockets
-
-    return WholeSocket(
-        await websockets.connect(
-            topology.ws_url(web, f"/ws/table/{table}/?v=2"),
-            origin=topology.url(web).rstrip("/"),
-            additional_headers={"Cookie": f"sessionid={cookie}"},
-            open_timeout=15,
-        )
-    )
+    url = topology.ws_url(web, f"/ws/table/{table}/?v=2")
+    return await open_whole_socket(url, topology.url(web).rstrip("/"), cookie, open_timeout=15)
 
 
 async def next_decision(ws: Any, timeout: float = 30) -> tuple[int, int, list[dict[str, Any]]]:

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from games.tools.loadtest.client import choose  # the load test's player: win, else discard, else pass
-from tests.v2_frames import WholeSocket
+from tests.v2_frames import open_whole_socket
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.integration
@@ -149,16 +149,8 @@ def match_over(frame: dict[str, Any]) -> bool:
 
 
 async def connect(topology: Any, web: str, table: int, cookie: str) -> Any:
-    import websockets
-
-    return WholeSocket(
-        await websockets.connect(
-            topology.ws_url(web, f"/ws/table/{table}/?v=2"),
-            origin=topology.url(web).rstrip("/"),
-            additional_headers={"Cookie": f"sessionid={cookie}"},
-            open_timeout=5,
-        )
-    )
+    url = topology.ws_url(web, f"/ws/table/{table}/?v=2")
+    return await open_whole_socket(url, topology.url(web).rstrip("/"), cookie, open_timeout=5)
 
 
 async def play(p: Player, topology: Any, table: int, deadline: float) -> None:
