@@ -175,6 +175,10 @@ class Wall:
         tiles = list(data["tiles"])
         taken = [False] * len(tiles)
         for i in data["taken"]:
+            # A snapshot from outside (a replay someone sends) may name any position: one off the
+            # wall is refused, not wrapped round (-1) or left to fail as an IndexError.
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(tiles):
+                raise ValueError(f"wall position {i!r} is not in a wall of {len(tiles)} tiles")
             taken[i] = True
         return cls(
             tiles=tiles,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from games.engine.tiles import parse_tiles, standard_set
 from games.engine.wall import Wall, break_order, rigged_wall, seed_commitment, shuffled_tiles
 
@@ -58,3 +60,13 @@ def test_snapshot_round_trip() -> None:
     again = Wall.from_json(wall.to_json())
     assert again.to_json() == wall.to_json()
     assert [again.draw_head() for _ in range(2)] == [1, 2]
+
+
+@pytest.mark.parametrize("position", [8, -1, 1.0, True, "2"])
+def test_a_snapshot_naming_a_position_off_the_wall_is_refused(position: object) -> None:
+    """A snapshot can come from outside (a replay sent for checking): a taken position that is not
+    on the wall is a ValueError, never an IndexError nor a tile taken from the other end."""
+    data = Wall(tiles=list(range(8))).to_json()
+    data["taken"] = [0, position]
+    with pytest.raises(ValueError, match="not in a wall of 8 tiles"):
+        Wall.from_json(data)
