@@ -251,12 +251,21 @@ export function renderPreHand(el, frame, { pending, onChoose }) {
       h("span", { class: "ph-answer" }, answer === undefined ? t("pre_hand_pending") : answerLabel(pre, answer)),
     );
   });
+  // The same question stays the same element: each answer from another seat updates the list and
+  // the buttons in place, so focus on a choice survives and the dialog never blinks out of the page.
+  const shown = el.querySelector(".prehand-dialog");
+  const choices = JSON.stringify(pre.choices);
+  if (shown && shown.dataset.key === pre.key && shown.dataset.choices === choices && !el.hidden) {
+    clear(shown.querySelector(".ph-answers"), rows);
+    for (const button of shown.querySelectorAll(".ph-choice")) button.disabled = pending;
+    return shown.querySelector(".ph-clock");
+  }
   const clock = h("span", { class: "ph-clock", id: "mj-prehand-clock" });
   clear(
     el,
     h(
       "div",
-      { class: "dialog prehand-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "mj-prehand-title", dataset: { key: pre.key } },
+      { class: "dialog prehand-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "mj-prehand-title", dataset: { key: pre.key, choices } },
       h("p", { class: "ph-kicker" }, t("pre_hand")),
       h("h2", { id: "mj-prehand-title" }, questionLabel(pre)),
       h("p", { class: "ph-explain" }, questionExplain(pre)),
