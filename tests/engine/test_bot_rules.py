@@ -270,12 +270,12 @@ class Run:
     events: Counter[str]  # event kinds (you_<level> for 游 changes) and win_<kind> for how hands ended
 
 
-def self_play(variant: str, hands: int, seed: str) -> Run:
+def self_play(variant: str, hands: Sequence[int], seed: str) -> Run:
     tally = Tally()
     bots = [Recorder(tally) for _ in range(4)]
     events: Counter[str] = Counter()
     v = get_variant(variant)
-    for i in range(hands):
+    for i in hands:
         played = play_hand(v, hand_seed(seed, i), bots)
         for e in played.events:
             events[f"you_{e.data['level']}" if e.kind == "you" else e.kind] += 1
@@ -283,10 +283,14 @@ def self_play(variant: str, hands: int, seed: str) -> Run:
     return Run(tally, events)
 
 
-# Hand counts: 漳州's rare events (抢金 about 1 hand in 450, 抢杠胡 1 in 400) need a few
-# thousand hands to be found with a margin (抢金 hangs on the deal alone, not on the bots);
-# 东北 declares 报听 in most hands.
-ZZ_HANDS, DB_HANDS = 2500, 300
+# Hand numbers of the seed "rules": 漳州's rare events (抢金 about 1 hand in 450, 抢杠胡 1 in 400)
+# are found in the first 2,500 hands at the numbers kept here, found once by playing them all;
+# the first 800 hands and those are played (if the deal or the bots change, play range(2500)
+# again and keep the new numbers).  抢金 hangs on the deal alone, not on the bots.  东北 declares
+# 报听 in most hands.
+ZZ_RARE = (1235, 1273, 1317, 1665, 1706, 1837, 2156, 2186)  # 抢杠胡 and 抢金 past the first 800
+ZZ_HANDS = (*range(800), *ZZ_RARE)
+DB_HANDS = range(300)
 
 
 @pytest.fixture(scope="module")
@@ -306,18 +310,19 @@ def test_zhangzhou_self_play_robs_the_gold_and_plays_for_you(zz_run: Run) -> Non
     for name in ("rob_gold", "you_entry", "robbing_kong"):
         assert tally.offered[name] > 0 and tally.taken[name] == tally.offered[name], name
     assert ev["rob_gold"] > 0 and ev["win_rob_gold"] > 0  # 抢金
-    # 单游 entries and 游金 wins (the old bot, entering only by accident: ~70 and ~50).  双游
-    # (a 金 drawn in 单游, about 1 hand in 600) and 三游 (1 in 5000) are too rare to count
+    # 单游 entries and 游金 wins over these 808 hands: 65 and 49 (the old bot, entering only by
+    # accident, had ~70 and ~50 in 2,500 hands: ~23 and ~16 here).  双游 (a 金 drawn in 单游,
+    # about 1 hand in 600) and 三游 (1 in 5000) are too rare to count
     # here: `python -m games.engine.simulate --variant zhangzhou` shows them over more hands.
-    assert ev["you_1"] >= 120
-    assert ev["win_you_single"] >= 80
+    assert ev["you_1"] >= 40
+    assert ev["win_you_single"] >= 30
     assert ev["win_robbing_kong"] > 0  # 抢杠胡
     assert tally.offered["rob_concealed_kong_question"] > 0  # 抢暗杠 is asked (guesses: see the report)
 
 
 def test_dongbei_self_play_declares_ready(db_run: Run) -> None:
     ev, tally = db_run.events, db_run.tally
-    assert ev["ready"] >= DB_HANDS // 2  # 报听 (the old bot: never)
+    assert ev["ready"] >= len(DB_HANDS) // 2  # 报听 (the old bot: never)
     # The declaration is skipped only when a plain discard beats it (a 七小对-only wait).
     assert tally.taken["ready"] >= 0.9 * tally.offered["ready"]
 
