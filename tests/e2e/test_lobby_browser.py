@@ -20,7 +20,9 @@ pytestmark = pytest.mark.e2e
 
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 LOCALES = {"zh": "zh-CN", "en": "en-US"}
-CASES = [pytest.param(lang, size, id=f"{lang}-{size}") for lang in LOCALES for size in SIZES]
+# Each language at one size (English on the phone, the tighter fit), paired rather than crossed;
+# tests/e2e/test_untranslated_scan.py reads every page in each language at each size.
+CASES = [pytest.param(lang, size, id=f"{lang}-{size}") for lang, size in (("zh", "desktop"), ("en", "phone"))]
 
 
 class Pages:
