@@ -30,6 +30,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(group))
             if getattr(config.option, "loadgroup", False):  # set in xdist's workers
                 name_group(item, group)
+    items[:] = longest_first(items)
+
+
+# How long a test usually takes, by its marks: `slow` (more than about 5 s alone), then the
+# integration tests (processes on real services), then the browser's, then the rest.
+def _rank(item: pytest.Item) -> int:
+    for rank, mark in enumerate(("slow", "integration", "e2e")):
+        if item.get_closest_marker(mark) is not None:
+            return rank
+    return 3
+
+
+def longest_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The modules with the longest tests first, each module's tests kept together in their order.
+
+    xdist hands tests out in this order, so the long ones start early and the short ones fill the
+    workers at the end, instead of one long test running alone while the others are done.  A
+    module stays in one piece so that its module-scoped fixtures are built once per worker.
+    (pytest-django then sorts by database use — plain, transactional, none — keeping this order
+    within each.)
+    """
+    module_rank: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        module_rank[module] = min(module_rank.get(module, 3), _rank(item))
+    order = {id(item): i for i, item in enumerate(items)}
+    return sorted(items, key=lambda item: (module_rank[item.nodeid.split("::")[0]], order[id(item)]))
 
 
 def name_group(item: pytest.Item, group: str) -> None:
