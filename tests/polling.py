@@ -11,6 +11,11 @@ import asyncio
 import time
 from collections.abc import Callable
 
+# Seconds a test's WebSocket handshake may take (channels' communicator waits 1 s by default):
+# the consumer reads the table on the database thread, which a busy machine can hold up for
+# longer; only a failure waits this long.
+HANDSHAKE_S = 10.0
+
 
 def wait_until(condition: Callable[[], object], timeout: float = 10.0, interval: float = 0.02) -> None:
     """Return as soon as ``condition()`` is true; fail the test if it is still false after ``timeout`` s."""

@@ -21,6 +21,7 @@ from games import services
 from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Seat, Table
 from tests.platform.live_helpers import WholeFrames, started_rigged, ws_path
+from tests.polling import HANDSHAKE_S
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 APP = URLRouter(websocket_urlpatterns)
@@ -119,7 +120,7 @@ class Socket:
         self.whole = WholeFrames()
 
     async def open(self) -> dict[str, Any]:
-        connected, _ = await self.comm.connect()
+        connected, _ = await self.comm.connect(timeout=HANDSHAKE_S)
         assert connected
         return self.whole(await self.comm.receive_json_from(timeout=5))
 

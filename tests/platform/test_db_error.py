@@ -26,6 +26,7 @@ from games.live.routing import websocket_urlpatterns
 from games.models import Hand, HandAction, HandEvent, Table
 from games.runtime.process import runtime
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
+from tests.polling import HANDSHAKE_S
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -123,7 +124,7 @@ def test_the_socket_refuses_a_failing_command_and_stays_open(players: list[Any],
         comm = WebsocketCommunicator(APP, ws_path(hand.table_id))
         whole = WholeFrames()
         comm.scope["user"] = players[1]
-        connected, _ = await comm.connect()
+        connected, _ = await comm.connect(timeout=HANDSHAKE_S)
         assert connected
         assert whole(await comm.receive_json_from(timeout=5))["hand"]["seq"] == hand.seq
         while not await comm.receive_nothing(timeout=0.2):  # the seat shown as connected: the table

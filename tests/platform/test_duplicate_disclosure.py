@@ -30,6 +30,7 @@ from games.records import disclosure
 from games.services import access
 from games.wire import spectating
 from tests.platform.live_helpers import WholeFrames, ws_path
+from tests.polling import HANDSHAKE_S
 from tournaments import services
 from tournaments.models import Round
 
@@ -309,7 +310,7 @@ def test_the_hand_end_frames_of_a_withheld_hand() -> None:
         wholes = {id(seated): WholeFrames(), id(watcher): WholeFrames()}
         watcher.scope["user"] = ev.at_t2[0]  # a player of the other table, watching this one
         for comm in (seated, watcher):
-            assert (await comm.connect())[0]
+            assert (await comm.connect(timeout=HANDSHAKE_S))[0]
 
         async def hand_end(comm: WebsocketCommunicator) -> dict[str, Any]:
             while True:

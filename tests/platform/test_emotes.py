@@ -18,6 +18,7 @@ from games import services
 from games.live import emotes
 from games.live.routing import websocket_urlpatterns
 from games.models import Table
+from tests.polling import HANDSHAKE_S
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 APP = URLRouter(websocket_urlpatterns)
@@ -42,7 +43,7 @@ def undelayed(settings: Any) -> None:
 async def connect(table: Table, user: Any) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(APP, f"/ws/table/{table.pk}/?v=2")
     comm.scope["user"] = user
-    connected, _ = await comm.connect()
+    connected, _ = await comm.connect(timeout=HANDSHAKE_S)
     assert connected
     await drain(comm)
     return comm

@@ -25,6 +25,7 @@ from games.models import Hand, Table
 from games.runtime.fanout import seat_group
 from games.runtime.process import runtime
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
+from tests.polling import HANDSHAKE_S
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -60,7 +61,7 @@ class Client:
         self.whole = WholeFrames()
 
     async def open(self) -> dict[str, Any]:
-        connected, _ = await self.comm.connect()
+        connected, _ = await self.comm.connect(timeout=HANDSHAKE_S)
         assert connected
         return await self.recv()
 
@@ -370,7 +371,7 @@ def test_private_table_refuses_strangers(players: list[Any]) -> None:
 
     async def scenario() -> None:
         c = Client(table, players[1])
-        connected, _ = await c.comm.connect()
+        connected, _ = await c.comm.connect(timeout=HANDSHAKE_S)
         assert connected  # accepted, then closed with the code the client can read
         assert await c.comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
 

@@ -19,6 +19,7 @@ from games.runtime.process import runtime
 from games.wire.deltas import apply_delta, state_of
 from tests.platform.live_helpers import started_rigged
 from tests.platform.test_frame_types import assert_documented
+from tests.polling import HANDSHAKE_S
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -35,7 +36,7 @@ class V2Client:
         self.kinds: list[str] = []
 
     async def open(self) -> None:
-        connected, _ = await self.comm.connect()
+        connected, _ = await self.comm.connect(timeout=HANDSHAKE_S)
         assert connected
 
     async def take(self, frame: dict[str, Any]) -> None:

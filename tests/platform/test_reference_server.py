@@ -29,6 +29,7 @@ from games.models import Hand
 from games.tools.loadtest import setup
 from games.tools.loadtest.reference.asgi import websocket_urlpatterns
 from games.tools.loadtest.reference.consumer import TILE, turn_of
+from tests.polling import HANDSHAKE_S
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -77,7 +78,7 @@ def test_the_reference_answers_each_action_with_one_update_and_one_group_send(
         for seat in seats:
             comm = WebsocketCommunicator(APP, f"/ws/table/{seat.table}/")
             comm.scope["user"] = users[f"lt{tag}_0_{seat.position}"]
-            connected, _ = await comm.connect()
+            connected, _ = await comm.connect(timeout=HANDSHAKE_S)
             assert connected
             comms.append(comm)
         snapshots = [await c.receive_json_from(timeout=5) for c in comms]
@@ -136,7 +137,7 @@ def test_a_socket_of_someone_not_seated_is_closed() -> None:
     async def connect() -> int:
         comm = WebsocketCommunicator(APP, f"/ws/table/{seats[0].table}/")
         comm.scope["user"] = stranger
-        connected, _ = await comm.connect()
+        connected, _ = await comm.connect(timeout=HANDSHAKE_S)
         assert connected  # accepted, then closed with the code (as the real consumer)
         closed = await comm.receive_output(timeout=5)
         await comm.disconnect()

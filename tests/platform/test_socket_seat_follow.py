@@ -29,6 +29,7 @@ from games.live.routing import websocket_urlpatterns
 from games.models import Hand, Seat, Table
 from games.runtime.fanout import seat_group
 from tests.platform.live_helpers import WholeFrames, ws_path
+from tests.polling import HANDSHAKE_S
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("instant_play")]
 
@@ -52,7 +53,7 @@ class Socket:
         self.mark = 0
 
     async def open(self) -> None:
-        connected, _ = await self.comm.connect()
+        connected, _ = await self.comm.connect(timeout=HANDSHAKE_S)
         assert connected
         await self.drain()
 
@@ -298,7 +299,7 @@ def test_no_socket_ever_reads_a_chair_its_user_does_not_hold(before: list[Any], 
                     await database_sync_to_async(services.stand)(table.pk, user)
                 elif op == "open":
                     sock = Socket(table, user)
-                    connected, _ = await sock.comm.connect()
+                    connected, _ = await sock.comm.connect(timeout=HANDSHAKE_S)
                     assert connected
                     sockets.append(sock)
                 elif op == "close":

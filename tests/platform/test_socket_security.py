@@ -13,6 +13,7 @@ from games import services
 from games.models import Hand
 from mahjong_platform.asgi import application
 from tests.platform.live_helpers import ORIGIN, started, ws_path
+from tests.polling import HANDSHAKE_S
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,7 +36,7 @@ def test_foreign_origin_is_refused() -> None:
             ws_path(table.pk),
             headers=[(b"origin", b"http://evil.example"), (b"host", b"127.0.0.1")],
         )
-        connected, code = await comm.connect()
+        connected, code = await comm.connect(timeout=HANDSHAKE_S)
         await comm.disconnect()
         return connected, code
 
@@ -48,7 +49,7 @@ def test_anonymous_socket_watches_but_cannot_act() -> None:
 
     async def run() -> list[dict[str, Any]]:
         comm = WebsocketCommunicator(application, ws_path(table.pk), headers=ORIGIN)
-        connected, _ = await comm.connect()
+        connected, _ = await comm.connect(timeout=HANDSHAKE_S)
         assert connected
         snapshot = await comm.receive_json_from(timeout=5)
         await comm.send_json_to(
@@ -83,7 +84,7 @@ def test_a_flood_and_oversized_frames_are_dropped_without_harm(settings: Any) ->
     async def run() -> list[dict[str, Any]]:
         comm = WebsocketCommunicator(application, ws_path(table.pk), headers=ORIGIN)
         comm.scope["user"] = users[1]
-        connected, _ = await comm.connect()
+        connected, _ = await comm.connect(timeout=HANDSHAKE_S)
         assert connected
         await comm.receive_json_from(timeout=5)
         await comm.send_to(text_data="x" * 20000)
