@@ -6,6 +6,7 @@ server (the socket send bound, timers after a restart).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import secrets
 import socket
@@ -13,7 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -37,6 +38,28 @@ def isolated_env(db: Path, var: Path, **settings: str) -> dict[str, str]:
         "CAISHEN_VAR_DIR": str(var),
         **settings,
     }
+
+
+def run_folder(base: Path) -> Path:
+    """A folder that every xdist worker of this run shares, given this worker's ``getbasetemp()``
+    (a worker's own temporary folders sit in the run's; without xdist it is the run's)."""
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def made_once(folder: Path, name: str, make: Callable[[Path], None]) -> Path:
+    """``folder / name``, made by ``make(path)`` for the first worker of the run that asks for it;
+    the others wait on a lock and reuse it (a migrated database, the collected static files)."""
+    target = folder / name
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not target.exists():
+                partial = folder / f"{name}.partial"
+                make(partial)
+                partial.rename(target)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return target
 
 
 def free_port() -> int:

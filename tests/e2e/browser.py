@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 import time
@@ -27,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.daphne_process import free_port, running_daphne, wait_http
+from tests.daphne_process import free_port, made_once, running_daphne, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "var" / "test-artifacts"
@@ -60,8 +61,10 @@ def require_browser() -> None:
 
 
 @contextmanager
-def serve(tmp: Path) -> Iterator[str]:
-    """Migrate a fresh SQLite database in ``tmp``, collect the static files, run daphne; yields its URL."""
+def serve(tmp: Path, shared: Path) -> Iterator[str]:
+    """Run daphne on a fresh SQLite database in ``tmp``; yields its URL.  The database is a copy
+    of one migrated once for the run, the static files collected once for the run, both in
+    ``shared`` (a folder every worker of the run sees: tests/daphne_process.run_folder)."""
     port = free_port()
     env = {
         **os.environ,
@@ -70,7 +73,7 @@ def serve(tmp: Path) -> Iterator[str]:
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
         "DJANGO_DEBUG": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_STATIC_ROOT": str(tmp / "static"),
+        "DJANGO_STATIC_ROOT": str(shared / "e2e-static"),
         "CAISHEN_VAR_DIR": str(tmp),
         "CAISHEN_BOT_DELAY": "0.05",
         "CAISHEN_BETWEEN_HANDS_SECONDS": "1",
@@ -84,8 +87,21 @@ def serve(tmp: Path) -> Iterator[str]:
         "CAISHEN_OVERLOAD_STEP_MS": "0",
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
-    for args in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"]):
-        subprocess.run(manage + args, cwd=ROOT, env=env, check=True, timeout=120)
+
+    def migrate(path: Path) -> None:
+        subprocess.run(
+            [*manage, "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT, env={**env, "DATABASE_URL": f"sqlite:///{path}"}, check=True, timeout=120,
+        )  # fmt: skip
+
+    def collect(path: Path) -> None:
+        subprocess.run(
+            [*manage, "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT, env={**env, "DJANGO_STATIC_ROOT": str(path)}, check=True, timeout=120,
+        )  # fmt: skip
+
+    shutil.copyfile(made_once(shared, "e2e-migrated.sqlite3", migrate), tmp / "e2e.sqlite3")
+    made_once(shared, "e2e-static", collect)
     log = tmp / "daphne.log"
     base = f"http://127.0.0.1:{port}"
     SERVER_LOG[:] = [log]

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.daphne_process import run_folder
 from tests.e2e.browser import launch, require_browser, serve
 
 
@@ -22,7 +23,7 @@ from tests.e2e.browser import launch, require_browser, serve
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A daphne on a free port with its own SQLite database and a fast pace; yields its URL."""
     require_browser()
-    with serve(tmp_path_factory.mktemp("e2e")) as base:
+    with serve(tmp_path_factory.mktemp("e2e"), run_folder(tmp_path_factory.getbasetemp())) as base:
         yield base
 
 
