@@ -126,6 +126,15 @@ def new_page(browser: Any, errors: list[str], lang: str = "zh-CN") -> Any:
     return page
 
 
+def moved_on() -> type[Exception]:
+    """What a click or a wait raises when the table moved on under it (a detached element, a
+    timeout): Playwright's own error.  The play loops catch only this, wait a moment and look
+    again; an assertion, or any other error, goes through."""
+    from playwright.sync_api import Error
+
+    return Error
+
+
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")  # clicks scroll the hand into view; show the header's balance
@@ -230,7 +239,8 @@ def play_until_hand_end(
                 discards += 1
                 page.wait_for_selector("#mj-hand .tile.playable", state="detached", timeout=3000)
                 continue
-        except Exception:  # the table moved on under the click: look again
+        except moved_on():  # the table moved on under the click: look again
+            page.wait_for_timeout(40)
             continue
         page.wait_for_timeout(40)
     shot(page, "e2e-timeout.png")

@@ -10,6 +10,7 @@ The helpers that drive the page are in tests/e2e/browser.py.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,15 @@ import pytest
 
 from tests.daphne_process import run_folder
 from tests.e2e.browser import launch, require_browser, serve
+
+# How long an expect() waits for the page to show what it asserts (Playwright's default: 5 s).  A
+# server and browser sharing a saturated machine with the rest of the suite can take longer than
+# that to answer a click; only a failure waits the whole time.
+EXPECT_TIMEOUT_MS = 15_000
+with contextlib.suppress(ImportError):  # without Playwright, require_browser() says what to install
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="session")

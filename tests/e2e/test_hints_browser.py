@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import ARTIFACTS, server_log_tail, sign_up, sit_fill_and_ready
+from tests.e2e.browser import ARTIFACTS, moved_on, server_log_tail, sign_up, sit_fill_and_ready
 from tests.e2e.i18n_scan import untranslated
 
 pytestmark = pytest.mark.e2e
@@ -75,7 +75,8 @@ def wait_for_my_discard(page: Any, verdicts: list[str] | None = None) -> None:
                     verdicts += page.eval_on_selector_all(CLAIMS, CLAIM_VERDICTS)
                 passes.first.click(timeout=1500)
                 continue
-        except Exception:  # the window closed under the click: look again
+        except moved_on():  # the window closed under the click: look again
+            page.wait_for_timeout(40)
             continue
         page.wait_for_timeout(40)
     page.screenshot(path=str(ARTIFACTS / "e2e-hints-timeout.png"))
@@ -107,7 +108,8 @@ def play_out_collecting_verdicts(page: Any, verdicts: list[str]) -> None:
                 (drawn if drawn.count() else playable.last).click(timeout=1500)
                 page.wait_for_selector("#mj-hand .tile.playable", state="detached", timeout=3000)
                 continue
-        except Exception:  # the table moved on under the click: look again
+        except moved_on():  # the table moved on under the click: look again
+            page.wait_for_timeout(40)
             continue
         page.wait_for_timeout(40)
     raise AssertionError(f"the hand did not end; the server's log ends:\n{server_log_tail()}")

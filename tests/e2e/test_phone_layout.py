@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import ARTIFACTS, create_table, server_log_tail, shot, sign_up, sit_fill_and_ready
+from tests.e2e.browser import ARTIFACTS, create_table, moved_on, server_log_tail, shot, sign_up, sit_fill_and_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -206,9 +206,10 @@ def play_hand(page: Any, phone: bool, words: dict[str, str], timeout: float = 60
                     size = page.viewport_size
                     page.screenshot(path=str(ARTIFACTS / f"e2e-phone-{size['width']}x{size['height']}-mid-hand.png"))
                 continue
-        except Exception:  # the table moved on under the tap: look again
+        except moved_on():  # the table moved on under the tap: look again
             if handend.count() and handend.is_visible():
                 return seen
+            page.wait_for_timeout(40)
             continue
         page.wait_for_timeout(40)
     shot(page, "e2e-phone-timeout.png")
@@ -393,11 +394,12 @@ def test_discard_animation_and_reduced_motion(
                 playable.last.click(timeout=1500)
                 wait_pond(page, before + 1)
                 ours += 1
-            except Exception:
+            except moved_on():  # the table moved on under the click: look again
+                page.wait_for_timeout(40)
                 continue
         pass_button = page.locator("#mj-actions button[data-do=pass]")
         if pass_button.count():
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(moved_on()):
                 pass_button.first.click(timeout=1500)
         if page.locator("#mj-handend .handend-dialog").count():
             break
