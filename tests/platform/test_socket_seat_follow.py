@@ -55,17 +55,24 @@ class Socket:
     async def open(self) -> None:
         connected, _ = await self.comm.connect(timeout=HANDSHAKE_S)
         assert connected
+        # The first snapshot however long a busy machine takes to send it, then what follows.
+        self.take(await self.comm.receive_output(timeout=HANDSHAKE_S))
         await self.drain()
+
+    def take(self, out: dict[str, Any]) -> dict[str, Any] | None:
+        if out["type"] == "websocket.close":
+            self.closed = out.get("code")
+            return None
+        frame = self.whole(json.loads(out["text"]))
+        self.frames.append(frame)
+        return frame
 
     async def drain(self, quiet: float = 0.15) -> list[dict[str, Any]]:
         got = []
         while self.closed is None and not await self.comm.receive_nothing(timeout=quiet):
-            out = await self.comm.receive_output(timeout=5)
-            if out["type"] == "websocket.close":
-                self.closed = out.get("code")
+            frame = self.take(await self.comm.receive_output(timeout=5))
+            if frame is None:
                 break
-            frame = self.whole(json.loads(out["text"]))
-            self.frames.append(frame)
             got.append(frame)
         return got
 
