@@ -104,6 +104,14 @@ def pg_database(services_up: None) -> Iterator[str]:
         yield url
 
 
+@pytest.fixture
+def own_pg_database(services_up: None) -> Iterator[str]:
+    """A fresh PostgreSQL database for this test alone: the stress tests count every row and
+    balance, which the session's topology (its sweeper settling finished hands) must not touch."""
+    with fresh_database() as url:
+        yield url
+
+
 def worker_number() -> int:
     """n for pytest-xdist's worker ``gwn``; 0 in a run without workers."""
     return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)

@@ -241,7 +241,7 @@ def check_holds(r: dict[str, Any]) -> None:
 
 
 @pytest.mark.integration
-def test_concurrent_readying_across_tables_never_overcommits(pg_database: str, tmp_path: Path) -> None:
-    result = run_holds_stress(pg_database, tmp_path, shared=3, tables=6, threads=8)
+def test_concurrent_readying_across_tables_never_overcommits(own_pg_database: str, tmp_path: Path) -> None:
+    result = run_holds_stress(own_pg_database, tmp_path, shared=3, tables=6, threads=8)
     assert result["vendor"] == "postgresql"
     check_holds(result)

@@ -390,7 +390,7 @@ def check(r: dict[str, Any]) -> None:
 
 
 @pytest.mark.integration
-def test_concurrent_settlements_keep_the_ledger_straight(pg_database: str, tmp_path: Path) -> None:
-    result = run_stress(pg_database, tmp_path)
+def test_concurrent_settlements_keep_the_ledger_straight(own_pg_database: str, tmp_path: Path) -> None:
+    result = run_stress(own_pg_database, tmp_path)
     assert result["vendor"] == "postgresql"
     check(result)
