@@ -7,9 +7,10 @@
 #   ./scripts/test.sh tests/platform -k home   other arguments go to pytest (a later -n or -m wins:
 #                                          -n 0 runs in this one process)
 #
-# CAISHEN_TEST_WORKERS sets the number of workers (default: four per core, at most 8 — many
-# tests wait on subprocesses, servers, bots' pauses and browsers rather than compute, so fewer
-# workers leave cores idle; each worker starts its own test database and, for the browser tests,
+# CAISHEN_TEST_WORKERS sets the number of workers (default: twice the cores, at most 8 — many
+# tests wait on subprocesses, servers, bots' pauses and browsers rather than compute; four per
+# core finishes sooner on 2 cores but saturates the machine, and the tests with a clock in them
+# then fail now and then.  Each worker starts its own test database and, for the browser tests,
 # its own server and browser).  --dist loadgroup keeps
 # the tests that share an expensive fixture on one worker (tests/conftest.py).
 set -euo pipefail
@@ -37,5 +38,5 @@ else
 fi
 
 cores="$(nproc 2>/dev/null || echo 2)"
-workers="${CAISHEN_TEST_WORKERS:-$((cores * 4 < 8 ? cores * 4 : 8))}"
+workers="${CAISHEN_TEST_WORKERS:-$((cores * 2 < 8 ? cores * 2 : 8))}"
 exec "$ROOT/.venv/bin/python" -m pytest -n "$workers" --dist loadgroup ${args[@]+"${args[@]}"}
