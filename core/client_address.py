@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -114,12 +115,18 @@ def parse_address(text: str) -> IPAddress | None:
 
 def client_address(request: HttpRequest) -> str:
     """The client's address as text (the direct peer unless a trusted proxy's header says otherwise)."""
-    peer = str(request.META.get("REMOTE_ADDR") or "")
+    return address_from_meta(request.META)
+
+
+def address_from_meta(meta: Mapping[str, Any]) -> str:
+    """:func:`client_address` from a request's ``META`` alone (``REMOTE_ADDR`` and the proxy's
+    ``HTTP_…`` header): also for an ASGI scope read before Django (mahjong_platform/heavy_read_gate.py)."""
+    peer = str(meta.get("REMOTE_ADDR") or "")
     header = str(settings.CAISHEN_CLIENT_IP_HEADER)
     if not header:
         return peer
     proxies = _trusted(str(settings.CAISHEN_TRUSTED_PROXIES))
-    entries = [entry for entry in str(request.META.get(_meta_key(header), "")).split(",") if entry.strip()]
+    entries = [entry for entry in str(meta.get(_meta_key(header), "")).split(",") if entry.strip()]
     if proxies.count:
         if len(entries) < proxies.count:
             return peer

@@ -31,6 +31,7 @@ from games.runtime import dbqueue  # noqa: E402
 from games.runtime.process import runtime  # noqa: E402
 from games.runtime.timers import backend_name, local_upto  # noqa: E402
 from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
+from mahjong_platform.heavy_read_gate import limit_heavy_reads  # noqa: E402
 from mahjong_platform.origins import SameOriginValidator  # noqa: E402
 from mahjong_platform.overload_gate import refuse_while_overloaded  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
@@ -79,7 +80,10 @@ application = bound_to_server_loop(
         {
             # New tables and match starts are refused on the loop while the process is saturated
             # (mahjong_platform/overload_gate.py): a refusal must not cost the saturated thread.
-            "http": refuse_while_overloaded(django_asgi_app),
+            # A client's heavy reads (table and replay pages, analyses, the replay check) are
+            # bounded per address on the loop too (mahjong_platform/heavy_read_gate.py): a flood
+            # of them must not slow the tables down and close the lobby to everyone else.
+            "http": limit_heavy_reads(refuse_while_overloaded(django_asgi_app)),
             # Not Channels' AllowedHostsOriginValidator: it compares the Origin's host only, so any
             # port or scheme on an allowed host (http://localhost:3000) passed for a signed-in socket.
             "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),

@@ -1,5 +1,6 @@
 """``loadtest --ramp``: matches start through the server's API, and a saturated server's
-refusals are counted with its message (games/tools/loadtest/ramp.py)."""
+refusals are counted with its message (games/tools/loadtest/ramp.py); ``loadtest --flood``: an
+anonymous client's flood is limited and refuses nobody else (games/tools/loadtest/flood.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def ramp_run(tmp_path: Path, ramp: float = 1.5, **server_env: str) -> dict[str, Any]:
     """A real daphne on a fresh SQLite database, and a 3-table ramp of ``ramp`` seconds against it."""
+    return load_run(tmp_path, ["--tables", "3", "--ramp", str(ramp), "--warmup", "1", "--duration", "2"], **server_env)
+
+
+def load_run(tmp_path: Path, client_args: list[str], **server_env: str) -> dict[str, Any]:
+    """A real daphne on a fresh SQLite database, and ``manage.py loadtest`` with these options against it."""
     db = tmp_path / "ramp.sqlite3"
     env = isolated_env(db, tmp_path, CAISHEN_CLAIM_PROTECTION="pause")
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
@@ -27,8 +33,7 @@ def ramp_run(tmp_path: Path, ramp: float = 1.5, **server_env: str) -> dict[str, 
         wait_http(f"{url}/healthz", proc, tmp_path / "daphne.log")
         done = subprocess.run(
             [
-                sys.executable, "manage.py", "loadtest", "--tables", "3", "--ramp", str(ramp), "--warmup", "1",
-                "--duration", "2", "--think", "0.2", "--json", "--url", url,
+                sys.executable, "manage.py", "loadtest", *client_args, "--think", "0.2", "--json", "--url", url,
             ],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
         )  # fmt: skip
@@ -62,3 +67,19 @@ def test_a_saturated_server_refuses_the_ramps_matches_with_its_message(tmp_path:
     assert arrivals["tables_started"] + arrivals["tables_refused_at_least_once"] == 3
     assert arrivals["refusal_message"].startswith("The server is busy")
     assert result["actions"] > 0  # the admitted match is played
+
+
+@pytest.mark.slow
+def test_an_anonymous_flood_is_limited_and_refuses_nobody_else(tmp_path: Path) -> None:
+    """Both phases of the flood against a real server: the flood's threads are answered 429 once
+    over their bucket (mahjong_platform/heavy_read_gate.py), the other user's new tables are
+    created, and the tables keep playing."""
+    result = load_run(tmp_path, ["--tables", "1", "--warmup", "1", "--duration", "4.5", "--flood", "2"])
+    phases = {f["phase"]: f for f in result["flood"]}
+    assert set(phases) == {"replay check", "table page"}
+    for name, phase in phases.items():
+        assert phase["requests"] > 20 and phase["limited_429"] > 0, (name, phase)
+        assert phase["flood_errors"] == 0, (name, phase)
+        assert phase["victim_created"] >= 1 and phase["victim_refused_503"] == 0, (name, phase)
+        assert phase["victim_other"] == 0, (name, phase)
+    assert result["actions"] > 0 and result["errors"] == 0

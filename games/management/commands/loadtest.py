@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.tools.loadtest import ramp, setup
+from games.tools.loadtest import flood, ramp, setup
 from games.tools.loadtest.client import SeatClient, Stats, percentile
 from games.tools.loadtest.cpu import CpuMeter, Proc, server_processes
 from mahjong_platform.gc_tuning import tune_for_latency
@@ -60,6 +60,13 @@ class Command(BaseCommand):
             help="seconds over which the tables' matches start one after another through the server's "
             "API, which may refuse them when saturated (games/tools/loadtest/ramp.py); 0: all at once, here",
         )
+        parser.add_argument(
+            "--flood",
+            type=float,
+            default=0.0,
+            help="seconds of each anonymous flood phase run inside the measured window, while another "
+            "user creates a table every 2 s (games/tools/loadtest/flood.py); the window must hold both phases",
+        )
         parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
         parser.add_argument(
             "--baseline",
@@ -76,8 +83,12 @@ class Command(BaseCommand):
                 raise CommandError("--baseline starts its own servers: no --url")
             if options["ramp"] > 0:
                 raise CommandError("--ramp starts matches through the real server's API, which the reference lacks")
+            if options["flood"] > 0:
+                raise CommandError("--flood measures the real server's refusals, which the reference lacks")
             self.baseline(tables, options)
             return
+        if options["flood"] < 0 or 2 * options["flood"] > options["duration"]:
+            raise CommandError("--flood SECONDS: both phases (2 × SECONDS) must fit in --duration")
         urls = [u.rstrip("/") for u in options["url"]] or ["http://127.0.0.1:8000"]
         for url in urls:
             host = urlsplit(url).hostname
@@ -178,6 +189,10 @@ class Command(BaseCommand):
         started = time.perf_counter()
         stats.measure_from, stats.measure_to = started, started + options["duration"]
         sent_before, refused_before, frames_before = stats.sent, stats.refused, stats.frames
+        flooding = None
+        if options.get("flood", 0) > 0:
+            other = await asyncio.to_thread(setup.other_user, tag)
+            flooding = asyncio.create_task(flood.run(urls[0], other, flood.watched_table(seats), options["flood"]))
         await asyncio.sleep(options["duration"])
         elapsed = time.perf_counter() - started
         meter.stop()
@@ -197,7 +212,9 @@ class Command(BaseCommand):
         cpu = meter.report(elapsed)
         cpu_ms = 10 * cpu["server_total"] * elapsed  # percent of one core over the window -> ms
         cpu_all_ms = cpu_ms + 10 * (cpu.get("postgres", 0.0) + cpu.get("redis", 0.0)) * elapsed
-        extra = {"arrivals": arrivals.summary()} if arrivals is not None else {}
+        extra: dict[str, Any] = {"arrivals": arrivals.summary()} if arrivals is not None else {}
+        if flooding is not None:
+            extra["flood"] = [phase.summary() for phase in await flooding]
         return extra | {
             "seconds": round(elapsed, 1),
             "actions": len(lat),
@@ -273,6 +290,13 @@ class Command(BaseCommand):
                 f"{a['refusals']} refusals (503) at {a['tables_refused_at_least_once']} tables, "
                 f"{a['failures']} other failures {a['first_failure']}\n"
                 f"  refusal        {a['refusal_message'] or '-'}"
+            )
+        for f in r.get("flood", []):
+            self.stdout.write(
+                f"  flood          {f['phase']}: {f['requests']} anonymous requests in {f['seconds']} s "
+                f"({f['per_s']}/s; {f['limited_429']} limited with 429, {f['flood_errors']} failed); "
+                f"another user's new tables: {f['victim_created']} created, {f['victim_refused_503']} refused (503), "
+                f"{f['victim_other']} other"
             )
 
     def print_comparison(self, results: dict[str, Any]) -> None:

@@ -42,6 +42,17 @@ def prepare(tables: int, variant: str = "zhejiang_caishen") -> tuple[str, list[S
     return tag, seats
 
 
+def other_user(tag: str) -> str:
+    """A signed-in account of the run that sits nowhere (the flood's other user,
+    games.tools.loadtest.flood): its session cookie.  Its tables are the run's (``stop``)."""
+    user = get_user_model()(username=f"lt{tag}_other")
+    user.set_unusable_password()
+    user.save()
+    client = Client()
+    client.force_login(user)
+    return str(client.cookies["sessionid"].value)
+
+
 def start(tag: str) -> None:
     """Everyone readies up: each table's match starts (its first hand is dealt)."""
     for table in Table.objects.filter(owner__username__startswith=f"lt{tag}_").order_by("pk"):

@@ -1,0 +1,137 @@
+"""Each client's heavy reads are bounded on the loop, before Django (mahjong_platform/heavy_read_gate.py):
+a client over its bucket gets 429 with Retry-After and a translated reason, another client and
+the paths that are not heavy are untouched."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from mahjong_platform.heavy_read_gate import ANONYMOUS, SIGNED_IN, Allowance, Buckets, limit_heavy_reads
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Inner:
+    """The application behind the gate: counts what reached it."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.paths.append(scope["path"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+
+def get(
+    app: Any,
+    path: str,
+    client: str = "203.0.113.7",
+    language: str = "en",
+    cookie: str | None = None,
+    forwarded_for: str | None = None,
+) -> tuple[int, dict[bytes, bytes], bytes]:
+    headers = [(b"accept-language", language.encode())]
+    if forwarded_for is not None:
+        headers.append((b"x-forwarded-for", forwarded_for.encode()))
+    if cookie is not None:
+        headers.append((b"cookie", cookie.encode()))
+    scope = {"type": "http", "method": "GET", "path": path, "headers": headers, "client": (client, 5555)}
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    return sent[0]["status"], dict(sent[0].get("headers", [])), sent[1]["body"]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def gated(clock: Clock) -> tuple[Inner, Any]:
+    inner = Inner()
+    return inner, limit_heavy_reads(inner, Buckets(clock))
+
+
+def test_a_bucket_allows_its_burst_then_asks_to_wait_and_refills(clock: Clock) -> None:
+    buckets = Buckets(clock)
+    allowance = Allowance(rate=2.0, burst=3.0)
+    assert [buckets.take("a", allowance) for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert buckets.take("a", allowance) == pytest.approx(0.5)  # one token at 2 a second
+    assert buckets.take("b", allowance) == 0.0  # another client has its own bucket
+    clock.now += 0.5
+    assert buckets.take("a", allowance) == 0.0
+    assert buckets.take("a", allowance) > 0
+    assert buckets.limited == 2
+
+
+def test_an_anonymous_flood_of_table_pages_is_answered_429_on_the_loop(gated: tuple[Inner, Any]) -> None:
+    inner, app = gated
+    burst = int(ANONYMOUS.burst)
+    answers = [get(app, "/tables/5/")[0] for _ in range(burst + 10)]
+    assert answers == [200] * burst + [429] * 10
+    assert len(inner.paths) == burst  # the refused ones never reached Django
+    status, headers, body = get(app, "/tables/5/")
+    assert status == 429 and int(headers[b"retry-after"]) >= 1
+    assert headers[b"content-type"].startswith(b"text/plain") and b"Too many requests" in body
+    # Another address, and the pages that are not heavy, are not limited.
+    assert get(app, "/tables/5/", client="198.51.100.9")[0] == 200
+    assert get(app, "/tables/")[0] == 200 and get(app, "/")[0] == 200
+
+
+def test_api_refusals_are_json_in_the_clients_language(gated: tuple[Inner, Any]) -> None:
+    _, app = gated
+    for _ in range(int(ANONYMOUS.burst)):
+        get(app, "/api/hands/3/analysis/")
+    status, headers, body = get(app, "/api/replays/check/", language="zh-hans")
+    assert status == 429 and headers[b"content-type"] == b"application/json"
+    detail = json.loads(body)["detail"]
+    assert "请求" in detail and "Too many" not in detail
+
+
+def test_a_session_cookie_gets_the_larger_bucket(gated: tuple[Inner, Any]) -> None:
+    _, app = gated
+    cookie = "sessionid=abc; csrftoken=x"
+    answers = [get(app, "/tables/5/", cookie=cookie)[0] for _ in range(int(SIGNED_IN.burst))]
+    assert set(answers) == {200}
+    assert get(app, "/tables/5/", cookie=cookie)[0] == 429
+    # Its bucket is its own: the same address without a cookie still has the anonymous one.
+    assert get(app, "/tables/5/")[0] == 200
+
+
+def test_behind_a_trusted_proxy_the_forwarded_address_is_the_client(gated: tuple[Inner, Any], settings: Any) -> None:
+    settings.CAISHEN_CLIENT_IP_HEADER = "X-Forwarded-For"
+    settings.CAISHEN_TRUSTED_PROXIES = "127.0.0.1/32"
+    _, app = gated
+
+    def via_proxy(client: str) -> int:
+        return get(app, "/tables/5/", client="127.0.0.1", forwarded_for=client)[0]
+
+    assert [via_proxy("203.0.113.7") for _ in range(int(ANONYMOUS.burst))] == [200] * int(ANONYMOUS.burst)
+    assert via_proxy("203.0.113.7") == 429
+    assert via_proxy("203.0.113.8") == 200  # the proxy's own address is not the bucket
+
+
+def test_the_served_application_has_the_gate() -> None:
+    from mahjong_platform import asgi
+
+    http = asgi.application  # bound_to_server_loop(ProtocolTypeRouter(...))
+    router = http.__closure__[0].cell_contents
+    assert router.application_mapping["http"].__qualname__.startswith("limit_heavy_reads")
