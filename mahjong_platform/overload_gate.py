@@ -96,6 +96,8 @@ def refuse_while_overloaded(app: App) -> App:
                 await app(scope, _replaying(replay, receive), send)
                 return
         runtime().monitor.refusals += 1
+        if what == "ready":
+            _remember_refused_ready(scope["path"])
         with translation.override(language(scope)):
             detail = overload.message()
         payload = json.dumps({"detail": detail}, ensure_ascii=False).encode()
@@ -114,6 +116,14 @@ def refuse_while_overloaded(app: App) -> App:
         await send({"type": "http.response.body", "body": payload})
 
     return gate
+
+
+def _remember_refused_ready(path: str) -> None:
+    """As the view's own refusal does: the ready countdown must not unseat a player whose ready-up
+    was refused here (games.services.wakes), even once the load has fallen by then."""
+    found = _GATED.match(path)
+    if found is not None and found.group("id"):
+        overload.remember_refused_start(int(found.group("id")))
 
 
 def _replaying(messages: list[Message], receive: Receive) -> Receive:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from games.runtime.process import runtime
+from games.services import overload
 from mahjong_platform.overload_gate import refuse_while_overloaded
 
 BUSY_EN = "The server is busy and is not starting new tables or matches for now."
@@ -75,6 +76,16 @@ def test_new_tables_and_match_starts_are_refused_before_django(path: str) -> Non
     assert start["status"] == 503 and headers[b"retry-after"] == retry_after
     assert json.loads(body["body"])["detail"].startswith(BUSY_EN)
     assert runtime().monitor.refusals == before + 1
+
+
+@pytest.mark.usefixtures("overloaded")
+def test_a_refused_ready_up_is_remembered_for_the_ready_countdown() -> None:
+    """The countdown must not unseat a player whose ready-up the gate refused (as it does not
+    after the view's own refusal): the gate leaves the same note, for that table only."""
+    assert not overload.take_refused_start(41) and not overload.take_refused_start(42)
+    call("/api/tables/41/ready/", b'{"ready": true}')
+    call("/api/tables/", b"{}")
+    assert overload.take_refused_start(41) and not overload.take_refused_start(42)
 
 
 @pytest.mark.usefixtures("overloaded")
