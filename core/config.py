@@ -87,6 +87,9 @@ class CaishenConfig:
     gc_log_ms: float = _spec(
         0.0, "log each collection that pauses the process this many ms or longer (0: none)", minimum=0
     )
+    http_threads: int = _spec(
+        4, "threads that run Django's HTTP views in daphne, each with its own database connection", minimum=1
+    )
     log_format: str = _spec(
         "plain", "log lines as key=value pairs (plain) or one JSON object (json)", choices=("plain", "json")
     )

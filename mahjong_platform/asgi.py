@@ -32,6 +32,7 @@ from games.runtime.process import runtime  # noqa: E402
 from games.runtime.timers import backend_name, local_upto  # noqa: E402
 from mahjong_platform.gc_tuning import tune_for_latency  # noqa: E402
 from mahjong_platform.heavy_read_gate import limit_heavy_reads  # noqa: E402
+from mahjong_platform.http_threads import HttpThreads, on_pooled_threads  # noqa: E402
 from mahjong_platform.origins import SameOriginValidator  # noqa: E402
 from mahjong_platform.overload_gate import refuse_while_overloaded  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
@@ -83,7 +84,10 @@ application = bound_to_server_loop(
             # A client's heavy reads (table and replay pages, analyses, the replay check) are
             # bounded per address on the loop too (mahjong_platform/heavy_read_gate.py): a flood
             # of them must not slow the tables down and close the lobby to everyone else.
-            "http": limit_heavy_reads(refuse_while_overloaded(django_asgi_app)),
+            # Django's views run on a few long-lived threads (mahjong_platform/http_threads.py).
+            "http": limit_heavy_reads(
+                refuse_while_overloaded(on_pooled_threads(django_asgi_app, HttpThreads(settings.CAISHEN.http_threads)))
+            ),
             # Not Channels' AllowedHostsOriginValidator: it compares the Origin's host only, so any
             # port or scheme on an allowed host (http://localhost:3000) passed for a signed-in socket.
             "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),

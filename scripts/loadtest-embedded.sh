@@ -19,7 +19,8 @@ export CAISHEN_CLAIM_PROTECTION="${CAISHEN_CLAIM_PROTECTION:-pause}"
 export DATABASE_URL="sqlite:///$WORK/db.sqlite3" DJANGO_DEBUG=0 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost \
     DJANGO_SECRET_KEY="load-test-$(date +%s)-not-secret-but-long-enough"
 .venv/bin/python manage.py migrate --noinput -v0
-.venv/bin/daphne -b 127.0.0.1 -p "$PORT" "${APP:-mahjong_platform.asgi:application}" >"$WORK/daphne.log" 2>&1 &
+# DAPHNE_LOG=FILE keeps the server's log (removed with the run's folder otherwise).
+.venv/bin/daphne -b 127.0.0.1 -p "$PORT" "${APP:-mahjong_platform.asgi:application}" >"${DAPHNE_LOG:-$WORK/daphne.log}" 2>&1 &
 DAPHNE=$!
 trap 'kill "$DAPHNE" 2>/dev/null; sleep 2; kill -9 "$DAPHNE" 2>/dev/null; rm -rf "$WORK"' EXIT
 sleep 3

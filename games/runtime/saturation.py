@@ -17,8 +17,8 @@ keeps being served.  What it watches is the tables' own work, never the process 
   fan-out outbox's unsent frame batches (games/runtime/fanout.py).
 
 Work that is not a table step — a sign-up's password hashing, a page render, an anonymous replay
-check, an analysis — is not counted: Django runs each HTTP request on a thread of its own
-(asgiref's ``ThreadSensitiveContext``), so it only counts where it really slows a table step
+check, an analysis — is not counted: Django runs HTTP requests on threads of their own
+(mahjong_platform/http_threads.py), so it only counts where it really slows a table step
 down, and a process that serves no table refuses nothing, whatever its CPU share.  Measuring the
 CPU share instead closed the lobby for everyone after four sign-ups on an idle server.
 

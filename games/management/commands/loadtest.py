@@ -67,6 +67,11 @@ class Command(BaseCommand):
             help="seconds of each anonymous flood phase run inside the measured window, while another "
             "user creates a table every 2 s (games/tools/loadtest/flood.py); the window must hold both phases",
         )
+        parser.add_argument(
+            "--timeline",
+            default="",
+            help="write each measured action as a CSV line (seconds into the window, latency ms) to this file",
+        )
         parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
         parser.add_argument(
             "--baseline",
@@ -184,6 +189,7 @@ class Command(BaseCommand):
 
         meter = CpuMeter(scan(), rescan=scan) if procs is None else CpuMeter(procs)
         stats.latencies.clear()
+        stats.sent_at.clear()
         seqs_before = await asyncio.to_thread(setup.hand_seqs, tag)
         meter.start()
         started = time.perf_counter()
@@ -209,6 +215,11 @@ class Command(BaseCommand):
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         lat = stats.latencies
+        if options.get("timeline"):
+            with open(options["timeline"], "w", encoding="utf-8") as out:
+                out.write("seconds,latency_ms\n")
+                for t0, latency in sorted(zip(stats.sent_at, lat, strict=True)):
+                    out.write(f"{t0 - started:.3f},{1000 * latency:.1f}\n")
         cpu = meter.report(elapsed)
         cpu_ms = 10 * cpu["server_total"] * elapsed  # percent of one core over the window -> ms
         cpu_all_ms = cpu_ms + 10 * (cpu.get("postgres", 0.0) + cpu.get("redis", 0.0)) * elapsed

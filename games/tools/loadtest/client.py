@@ -31,6 +31,7 @@ class Stats:
     gaps: int = 0
     first_error: str = ""
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # each measured latency's action time (perf_counter)
     pending: dict[tuple[int, int], tuple[float, int]] = field(default_factory=dict)  # (hand, seq) -> (t0, arrivals)
 
     def acted(self, hand: int, seq: int, t0: float) -> None:
@@ -48,6 +49,7 @@ class Stats:
             del self.pending[key]
             if self.measure_from <= t0 < self.measure_to:
                 self.latencies.append(now - t0)
+                self.sent_at.append(t0)
         else:
             self.pending[key] = (t0, count)
 
