@@ -70,5 +70,9 @@ def test_sockets_are_not_its_business() -> None:
         seen.append(threading.current_thread().name)
 
     threads = HttpThreads(1)
-    asyncio.run(on_pooled_threads(socket_app, threads)({"type": "websocket"}, None, None))
+
+    async def connect() -> None:
+        await on_pooled_threads(socket_app, threads)({"type": "websocket"}, None, None)
+
+    asyncio.run(connect())
     assert seen == [threading.main_thread().name] and threads.in_flight == [0]
