@@ -86,7 +86,9 @@ class TableSession:
 
     def table_message(self, hand_id: int) -> TableFrame | None:
         """The ``table`` message for a seated reader still holding its chair whose hand
-        ``hand_id`` is still the table's; None: the caller sends a snapshot instead."""
+        ``hand_id`` is still the table's (0: no hand yet, at a table that has none — a table
+        filling up, whose every ready-up and countdown is a change); None: the caller sends a
+        snapshot instead."""
         table = services.reads.table_row(self.table_id)
         if table is None:
             return None
@@ -94,7 +96,7 @@ class TableSession:
         if self.position is None or access.held_position(seats, self.user) != self.position:
             return None
         current = services.current_seq(self.table_id)
-        if current is None or current[0] != hand_id:
+        if (current[0] if current is not None else 0) != hand_id:
             return None
         return services.reads.table_message(table, seats, self.position)
 

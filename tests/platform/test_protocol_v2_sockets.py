@@ -192,6 +192,37 @@ def test_a_seat_change_reaches_a_v2_socket_as_a_table_message() -> None:
     assert answer[0]["seats"][2]["connected"] is True and "hand" not in answer[0]
 
 
+def test_at_a_table_filling_up_a_ready_up_is_a_table_message_and_the_start_a_snapshot() -> None:
+    """A table with no hand yet: each ready-up reaches the seated sockets as a ``table`` message
+    (no snapshot rendered for every seat on every change); the match's start brings the hand (its
+    deal's frame, or a snapshot if a table change overtakes it)."""
+    from django.contrib.auth import get_user_model
+
+    users = [get_user_model().objects.create_user(f"vw{i}", password="pw-123456") for i in range(4)]
+    table = services.create_table(users[0], "zhejiang_caishen", {})
+    for u in users:
+        services.sit(table.pk, u)
+
+    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]], V2Client, dict[str, Any]]:
+        c = V2Client(table, users[1])
+        await c.open()
+        await c.pump()
+        await database_sync_to_async(services.set_ready)(table.pk, users[2])
+        readied = await c.pump()
+        for u in (users[0], users[1], users[3]):
+            await database_sync_to_async(services.set_ready)(table.pk, u)
+        started = await c.pump()
+        now = await database_sync_to_async(snapshot_of)(table, 1)
+        await c.comm.disconnect()
+        return readied, started, c, now
+
+    readied, started, c, now = async_to_sync(scenario)()
+    assert [f["type"] for f in readied] == ["table"] and readied[0]["seats"][2]["ready"] is True
+    assert {"update", "snapshot"} & {f["type"] for f in started}
+    assert c.state is not None and c.state["hand"] is not None
+    assert comparable(c.state) == comparable(now)
+
+
 @pytest.mark.parametrize(
     ("query", "version"),
     [("v=3", 3), ("v=1", 1), ("", 1), ("v=two", 0)],
