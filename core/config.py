@@ -176,7 +176,7 @@ class CaishenConfig:
     # --- Overload (games/services/overload.py) -----------------------------------------------------------
     # Clamped rather than refused, as the monitor always did: an out-of-range value is the bound.
     overload_step_ms: float = _spec(
-        75.0,
+        20.0,
         "mean latency (ms) of the running tables' steps over the window that counts as saturated (0: ignored)",
         minimum=0,
         clamp=True,

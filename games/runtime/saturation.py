@@ -51,7 +51,7 @@ class Thresholds:
     """The monitor's settings (docs/operations.md, "Overload").  ``step_ms`` or ``depth`` at 0
     switches that sign off; both at 0, the process never refuses and no probe runs."""
 
-    step_ms: float = 75.0  # mean table-step latency over the window that counts as saturated
+    step_ms: float = 20.0  # mean table-step latency over the window that counts as saturated
     depth: float = 100.0  # table steps waiting for the database thread + unsent outbox batches
     window_s: float = 2.0  # the steps a reading looks back over
     probe_s: float = 0.1  # how often the probe reads (and measures the loop's lag)

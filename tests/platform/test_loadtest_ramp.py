@@ -74,7 +74,12 @@ def test_an_anonymous_flood_is_limited_and_refuses_nobody_else(tmp_path: Path) -
     """Both phases of the flood against a real server: the flood's threads are answered 429 once
     over their bucket (mahjong_platform/heavy_read_gate.py), the other user's new tables are
     created, and the tables keep playing."""
-    result = load_run(tmp_path, ["--tables", "1", "--warmup", "1", "--duration", "4.5", "--flood", "2"])
+    # The step-latency sign off, as for the server with room above: the rest of the suite slowing
+    # this server's one table must not be taken for the flood's doing (the flood's own cost is
+    # measured by the benchmark, docs/performance.md).
+    result = load_run(
+        tmp_path, ["--tables", "1", "--warmup", "1", "--duration", "4.5", "--flood", "2"], CAISHEN_OVERLOAD_STEP_MS="0"
+    )
     phases = {f["phase"]: f for f in result["flood"]}
     assert set(phases) == {"replay check", "table page"}
     for name, phase in phases.items():
