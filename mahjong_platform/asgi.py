@@ -36,6 +36,7 @@ from mahjong_platform.http_threads import HttpThreads, on_pooled_threads  # noqa
 from mahjong_platform.origins import SameOriginValidator  # noqa: E402
 from mahjong_platform.overload_gate import refuse_while_overloaded  # noqa: E402
 from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
+from mahjong_platform.raw_post_bodies import install as raw_post_bodies  # noqa: E402
 from mahjong_platform.socket_limits import install as bound_socket_output  # noqa: E402
 
 
@@ -104,6 +105,7 @@ bind_when_the_server_runs()
 # A socket whose client stopped reading is dropped once its unsent output passes
 # CAISHEN_SOCKET_SEND_BUFFER, instead of growing daphne without end (mahjong_platform/socket_limits.py).
 bound_socket_output()
+raw_post_bodies()  # Twisted's own parse of POST bodies: no class per request (mahjong_platform/raw_post_bodies.py)
 
 # Last, with everything imported: freeze the start-up heap and raise the young threshold, so the
 # collector's pauses stop being the latency's tail (mahjong_platform/gc_tuning.py).
