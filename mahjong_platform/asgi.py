@@ -35,8 +35,8 @@ from mahjong_platform.heavy_read_gate import limit_heavy_reads  # noqa: E402
 from mahjong_platform.http_threads import HttpThreads, on_pooled_threads  # noqa: E402
 from mahjong_platform.origins import SameOriginValidator  # noqa: E402
 from mahjong_platform.overload_gate import refuse_while_overloaded  # noqa: E402
-from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 from mahjong_platform.raw_post_bodies import install as raw_post_bodies  # noqa: E402
+from mahjong_platform.routing import websocket_urlpatterns  # noqa: E402
 from mahjong_platform.socket_limits import install as bound_socket_output  # noqa: E402
 
 
