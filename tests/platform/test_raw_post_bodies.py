@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import io
 from types import SimpleNamespace
+from typing import Any
 
 from daphne import http_protocol
 from twisted.web.test.requesthelper import DummyChannel
@@ -22,7 +23,7 @@ def received(request_class: type) -> tuple[object, int]:
     """A urlencoded POST handed to a request of ``request_class`` the way Twisted's channel does
     (daphne's hand-off to the application left out); its ``args``, and the number of classes the
     collector then finds as garbage."""
-    channel = DummyChannel()
+    channel: Any = DummyChannel()
     channel.factory = SimpleNamespace(server=SimpleNamespace(protocol_connected=lambda request: None))
     gc.collect()
     request = request_class(channel)
