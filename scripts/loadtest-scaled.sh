@@ -7,6 +7,9 @@
 # $WEB1_PORT up; the worker and beat as the Procfile has them): WEBS=1, 2, 3 at the same load
 # tell whether adding processes adds capacity (docs/performance.md).
 # Extra options for the load client: LOADTEST_ARGS="--warmup 20" (as scripts/loadtest-embedded.sh)
+# CLIENTS=N splits the tables over N load-client processes run side by side (one client process is
+# the bottleneck past a few hundred sockets) and prints their combined figures
+# (games/tools/loadtest/combine.py); scripts/loadtest-scale.sh sets it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -47,5 +50,30 @@ setsid .venv/bin/honcho -f "$PROCFILE" -d "$ROOT" start >"$WORK/honcho.log" 2>&1
 HONCHO=$!
 trap 'kill -TERM -- -"$HONCHO" 2>/dev/null; sleep 3; kill -9 -- -"$HONCHO" 2>/dev/null; rm -rf "$WORK"' EXIT
 sleep 6
-.venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" ${LOADTEST_ARGS:-} \
-    "${URLS[@]}" 2>&1 | grep --line-buffered -v " INFO "
+CLIENTS="${CLIENTS:-1}"
+if [[ "$CLIENTS" -le 1 ]]; then
+    .venv/bin/python manage.py loadtest --tables "$TABLES" --duration "$SECONDS_MEASURED" ${LOADTEST_ARGS:-} \
+        "${URLS[@]}" 2>&1 | grep --line-buffered -v " INFO "
+    exit 0
+fi
+parts=()
+pids=()
+for ((c = 0; c < CLIENTS; c++)); do
+    share=$(((TABLES + CLIENTS - 1 - c) / CLIENTS))   # the tables split as evenly as they go
+    [[ "$share" -ge 1 ]] || continue
+    .venv/bin/python manage.py loadtest --tables "$share" --duration "$SECONDS_MEASURED" --seed "$((c + 1))" \
+        ${LOADTEST_ARGS:-} --json --timeline "$WORK/client$c.csv" "${URLS[@]}" \
+        >"$WORK/client$c.json" 2>"$WORK/client$c.err" &
+    pids+=("$!")
+    parts+=("$WORK/client$c.json" "$WORK/client$c.csv")
+done
+failed=0
+for pid in "${pids[@]}"; do   # the clients only: honcho runs on in the background
+    wait "$pid" || failed=1
+done
+if [[ "$failed" != 0 ]]; then
+    tail -n 5 "$WORK"/client*.err >&2
+    exit 1
+fi
+echo "tables $TABLES in $CLIENTS load clients against $WEBS web processes"
+.venv/bin/python -m games.tools.loadtest.combine "${parts[@]}"
