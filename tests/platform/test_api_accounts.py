@@ -55,6 +55,8 @@ def test_get_account(api, player):
     assert response.status_code == 200
     assert response.json() == {
         "username": "player",
+        "email": "",
+        "email_pending": "",
         "display_name": "东风",
         "language": "zh-hans",
         "balance": 1000,
@@ -238,6 +240,7 @@ def test_openapi_schema(client):
     assert schema["openapi"].startswith("3.")
     for path in [
         "/api/account/",
+        "/api/account/email/",
         "/api/account/ledger/",
         "/api/account/ledger.csv",
         "/api/account/wallets/{user_id}/adjust/",
