@@ -51,8 +51,8 @@ admin.site.unregister(get_user_model())
 
 @admin.register(get_user_model())
 class AccountUserAdmin(UserAdmin):
-    list_display = (*UserAdmin.list_display, "is_active", "closed_at")
-    list_filter = (*UserAdmin.list_filter, ClosedFilter)
+    list_display = ("username", "email", "first_name", "last_name", "is_staff", "is_active", "closed_at")
+    list_filter = ("is_staff", "is_superuser", "is_active", "groups", ClosedFilter)
     list_select_related = ["profile"]
 
     @admin.display(description=_("closed at"), ordering="profile__closed_at")

@@ -77,8 +77,11 @@ class PasswordCheckForm(forms.Form):
     password = forms.CharField(
         label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
     )
+    # The profile page shows several of these forms: each needs ids of its own for its fields.
+    id_prefix = "password_check"
 
     def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
         super().__init__(*args, **kwargs)
         self.user = user
 
@@ -96,6 +99,7 @@ class EmailChangeForm(PasswordCheckForm):
         _("New email address"), _("Leave it empty to remove your address (then no password reset by email).")
     )
     field_order = ["email", "password"]
+    id_prefix = "email_change"
 
     def clean_email(self) -> str:
         email = email_address.normalise(self.cleaned_data.get("email") or "")
@@ -108,6 +112,8 @@ class EmailChangeForm(PasswordCheckForm):
 
 class CloseAccountForm(PasswordCheckForm):
     """Closing the account (accounts.closure): the password confirms it."""
+
+    id_prefix = "close"
 
 
 class ProfileForm(forms.ModelForm):

@@ -20,10 +20,9 @@ log = logging.getLogger(__name__)
 def send(to: str, template: str, context: dict[str, Any]) -> bool:
     """Send ``accounts/email/<template>_subject.txt`` and ``<template>.txt`` to ``to``; False
     (and a logged error) when the mail server refused it or could not be reached."""
-    subject = render_to_string(f"accounts/email/{template}_subject.txt", context)
     # A header is one line: a subject template's trailing newline (or a translation's) must not
     # start a second one.
-    subject = " ".join(subject.split())
+    subject = " ".join(render_to_string(f"accounts/email/{template}_subject.txt", context).split())
     body = render_to_string(f"accounts/email/{template}.txt", context)
     try:
         EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [to]).send()

@@ -19,7 +19,7 @@ from accounts.models import Profile
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "a-long-test-password-1"
-EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+EN: dict[str, Any] = {"HTTP_ACCEPT_LANGUAGE": "en"}
 LINK = re.compile(r"http://testserver(/accounts/email/confirm/[^/\s]+/)")
 
 
@@ -34,7 +34,7 @@ def signed_in(user: Any) -> Client:
 
 
 def link_in(message: Any) -> str:
-    found = LINK.search(message.body)
+    found = LINK.search(str(message.body))
     assert found, message.body
     return found.group(1)
 
@@ -101,7 +101,7 @@ def test_an_address_is_one_accounts_whatever_its_case_and_the_form_does_not_say_
     assert response.status_code == 302  # answered as any other request
     [message] = mail.outbox
     assert "already belongs to another account" in message.body and "/accounts/password/reset/" in message.body
-    assert LINK.search(message.body) is None  # no confirmation link to follow
+    assert LINK.search(str(message.body)) is None  # no confirmation link to follow
 
     with pytest.raises(IntegrityError), transaction.atomic():
         get_user_model().objects.filter(pk=taker.pk).update(email="Shared@Example.com")

@@ -69,13 +69,15 @@ def test_get_account(api, player):
 def test_patch_account_changes_name_and_language_only(api, player):
     response = api.patch(
         "/api/account/",
-        {"display_name": "West", "language": "en", "balance": 99999, "held": 5, "username": "x"},
+        {"display_name": "West", "language": "en", "balance": 99999, "held": 5, "username": "x", "email": "a@b.c"},
         format="json",
     )
 
     assert response.status_code == 200
     assert response.json() == {
         "username": "player",
+        "email": "",
+        "email_pending": "",
         "display_name": "West",
         "language": "en",
         "balance": 1000,

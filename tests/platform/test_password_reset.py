@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 PASSWORD = "a-long-test-password-1"
 NEW_PASSWORD = "another-long-password-2"
-EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+EN: dict[str, Any] = {"HTTP_ACCEPT_LANGUAGE": "en"}
 RESET = reverse("accounts:password_reset")
 
 
@@ -52,7 +52,7 @@ def test_following_the_link_sets_the_password_revokes_the_token_and_signs_others
     assert elsewhere.get(reverse("accounts:profile")).status_code == 200
 
     reset_page(Client(), "f@example.com", **EN)
-    link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", mail.outbox[0].body)
+    link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", str(mail.outbox[0].body))
     assert link, mail.outbox[0].body
     browser = Client()
     form = browser.get(link.group(1), follow=True, **EN)  # Django moves the token into the session
