@@ -7,15 +7,13 @@ from http import HTTPStatus
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from accounts import email_address, mail_limits
 from accounts.forms import EmailChangeForm
-from accounts.profile_page import me, render_profile
+from accounts.profile_page import me, profile_form, render_profile
 
 
 def ask_for_address(request: HttpRequest, user: Any, email: str) -> HTTPStatus | None:
@@ -34,14 +32,9 @@ def ask_for_address(request: HttpRequest, user: Any, email: str) -> HTTPStatus |
     return None
 
 
-@login_required
-@require_POST
-def change(request: HttpRequest) -> HttpResponse:
-    user = me(request)
-    form = EmailChangeForm(user, request.POST)
-    if not form.is_valid():
-        return render_profile(request, status=400, email_form=form)
-    email = form.cleaned_data["email"]
+@profile_form(EmailChangeForm, "email_form")
+def change(request: HttpRequest, form: EmailChangeForm) -> HttpResponse:
+    user, email = me(request), form.cleaned_data["email"]
     if not email:
         email_address.remove(user)
         messages.success(request, _("Your email address is removed."))

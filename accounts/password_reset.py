@@ -52,4 +52,5 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
-    template_name = "accounts/password_reset_complete.html"
+    # The password change's page: it tells a signed-out reader to sign in with the new password.
+    template_name = "registration/password_change_complete.html"

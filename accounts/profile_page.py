@@ -3,14 +3,18 @@ player's recent hands, rendered by every view that answers with it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_POST
 
 from accounts import api_tokens
-from accounts.forms import CloseAccountForm, EmailChangeForm, ProfileForm
+from accounts.forms import CloseAccountForm, EmailChangeForm, PasswordCheckForm, ProfileForm
 from accounts.models import Profile
 
 
@@ -35,6 +39,28 @@ def render_profile(request: HttpRequest, status: int = 200, **forms: Any) -> Htt
         **forms,
     }
     return render(request, "accounts/profile.html", context, status=status)
+
+
+def profile_form(
+    form_class: type[PasswordCheckForm], name: str
+) -> Callable[[Callable[[HttpRequest, Any], HttpResponse]], Callable[[HttpRequest], HttpResponse]]:
+    """A view of one of the profile page's password forms, signed in and POST only: it is given
+    the form bound to the post once valid; an invalid one is the profile page again, answered 400
+    with the form (as ``name`` in the context) showing its errors."""
+
+    def decorate(view: Callable[[HttpRequest, Any], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
+        @login_required
+        @require_POST
+        @wraps(view)
+        def wrapped(request: HttpRequest) -> HttpResponse:
+            form = form_class(me(request), request.POST)
+            if not form.is_valid():
+                return render_profile(request, status=400, **{name: form})
+            return view(request, form)
+
+        return wrapped
+
+    return decorate
 
 
 RECENT_HANDS = 20
