@@ -48,10 +48,6 @@ class Profile(models.Model):
     def name(self) -> str:
         return self.display_name or self.user.get_username()
 
-    @property
-    def is_closed(self) -> bool:
-        return self.closed_at is not None
-
 
 class Wallet(models.Model):
     """Integer units.  ``user`` is empty only for the system account (escape penalties)."""

@@ -165,7 +165,8 @@ def withdraw(tournament_id: int, user: User) -> None:
 
 def closure_blockers(user: User) -> list[str]:
     """Why ``user`` cannot close their account now (accounts.closure): an entry, or the
-    organiser's role, in an event that has not finished (its rounds would seat or need them)."""
+    organiser's role, in an event under way (its rounds would seat or need them); a draft,
+    never opened, may keep the tombstone as its organiser."""
     unfinished = [Tournament.REGISTRATION, Tournament.CLOSED, Tournament.RUNNING]
     reasons = []
     entered = Registration.objects.filter(user=user, tournament__status__in=unfinished).exclude(
@@ -176,7 +177,7 @@ def closure_blockers(user: User) -> list[str]:
             _("You are entered in the tournament “%(name)s”: withdraw or wait until it ends.")
             % {"name": reg.tournament.name}
         )
-    for event in Tournament.objects.filter(organiser=user, status__in=[Tournament.DRAFT, *unfinished]):
+    for event in Tournament.objects.filter(organiser=user, status__in=unfinished):
         reasons.append(_("You organise the tournament “%(name)s”, which has not finished.") % {"name": event.name})
     return reasons
 

@@ -145,13 +145,15 @@ def closure_blockers(user: User) -> list[str]:
     """Why ``user`` cannot close their account now (accounts.closure): a seat in a running match
     (its hands still settle to the wallet), or at a table waiting to start (it would start with
     them)."""
+    reasons = []
     seats = Seat.objects.filter(user=user, table__status__in=[Table.PLAYING, Table.WAITING])
-    return [
-        _("You are seated in a running match (table #%(table)s): finish it first.") % {"table": seat.table_id}
-        if status == Table.PLAYING
-        else _("You are seated at table #%(table)s: stand up first.") % {"table": seat.table_id}
-        for seat, status in ((seat, seat.table.status) for seat in seats.select_related("table"))
-    ]
+    for seat in seats.select_related("table"):
+        if seat.table.status == Table.PLAYING:
+            reason = _("You are seated in a running match (table #%(table)s): finish it first.")
+        else:
+            reason = _("You are seated at table #%(table)s: stand up first.")
+        reasons.append(reason % {"table": seat.table_id})
+    return reasons
 
 
 def vacate(seat: Seat) -> None:

@@ -127,3 +127,25 @@ def test_the_tombstone_form_is_reserved_and_staff_see_closed_accounts(admin_clie
     assert f"closed-{gone.pk}" in changelist and f"/admin/auth/user/{admin.pk}/change/" not in changelist
     script = APIClient(HTTP_AUTHORIZATION=f"Token {key}")
     assert script.get("/api/account/").status_code == 403  # the token went with the account
+
+
+def test_a_seat_at_a_waiting_table_or_an_entry_in_an_open_event_waits_too() -> None:
+    from games import services as games
+
+    User = get_user_model()
+    organiser = User.objects.create_user("host", password=PASSWORD)
+    player = User.objects.create_user("entrant", password=PASSWORD)
+    event = events.create_tournament(organiser, "Spring cup", "zhejiang_caishen", rounds=1, hands_per_round=1)
+    events.open_registration(event.pk, organiser)
+    events.register(event.pk, player)
+    table = games.create_table(organiser, "zhejiang_caishen", {}, stake=1, hands_total=1)
+    games.sit(table.pk, player, 0)
+
+    refused = signed_in(player).post(CLOSE, {"password": PASSWORD}, **EN)
+    text = refused.content.decode()
+    assert refused.status_code == 409
+    assert f"You are seated at table #{table.pk}: stand up first." in text
+    assert "You are entered in the tournament “Spring cup”" in text
+    host = signed_in(organiser).post(CLOSE, {"password": PASSWORD}, **EN)
+    assert host.status_code == 409 and "You organise the tournament “Spring cup”" in host.content.decode()
+    assert User.objects.filter(username__in=["host", "entrant"], is_active=True).count() == 2
