@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -18,12 +20,45 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Hold, LedgerEntry, Profile, Wallet
 
 
+class ClosedFilter(admin.SimpleListFilter):
+    """Closed accounts (accounts/closure.py) or open ones."""
+
+    title = _("closed")
+    parameter_name = "closed"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", _("closed")), ("no", _("open"))]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        field = "closed_at__isnull" if queryset.model is Profile else "profile__closed_at__isnull"
+        if self.value() in ("yes", "no"):
+            return queryset.filter(**{field: self.value() == "no"})
+        return queryset
+
+
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ["user", "display_name", "language"]
-    list_filter = ["language"]
+    list_display = ["user", "display_name", "language", "closed_at"]
+    list_filter = ["language", ClosedFilter]
     search_fields = ["user__username", "display_name"]
     raw_id_fields = ["user"]
+
+
+# Django's user admin, with whether each account is closed: a closed account's username is its
+# tombstone (closed-<id>), and staff must not mistake it for a player who chose that name.
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class AccountUserAdmin(UserAdmin):
+    list_display = ("username", "email", "first_name", "last_name", "is_staff", "is_active", "closed_at")
+    list_filter = ("is_staff", "is_superuser", "is_active", "groups", ClosedFilter)
+    list_select_related = ["profile"]
+
+    @admin.display(description=_("closed at"), ordering="profile__closed_at")
+    def closed_at(self, user: Any) -> Any:
+        profile = getattr(user, "profile", None)
+        return profile.closed_at if profile is not None and profile.closed_at else "-"
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

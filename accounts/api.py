@@ -20,10 +20,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import ledger_export, second_factor, services
+from accounts import email_address, ledger_export, mail_limits, second_factor, services
+from accounts.forms import EmailChangeForm
 from accounts.language import remember_language
 from accounts.models import LedgerEntry, Profile
-from accounts.serializers import AccountSerializer, AdjustSerializer, LedgerEntrySerializer
+from accounts.serializers import AccountSerializer, AdjustSerializer, EmailChangeSerializer, LedgerEntrySerializer
 
 
 class CSVRenderer(BaseRenderer):
@@ -74,8 +75,9 @@ class LedgerPagination(PageNumberPagination):
     patch=extend_schema(summary="Change display name or language", tags=["account"]),
 )
 class AccountView(generics.RetrieveUpdateAPIView):
-    """Username, display name, language (zh-hans or en) and wallet balance of the signed-in user,
-    with the part of the balance held for running matches (``held``) and the rest (``available``).
+    """Username, email address (and one waiting for confirmation), display name, language (zh-hans
+    or en) and wallet balance of the signed-in user, with the part of the balance held for running
+    matches (``held``) and the rest (``available``).
 
     PATCH changes the display name and the language; a new language also sets the language cookie.
     """
@@ -97,6 +99,46 @@ class AccountView(generics.RetrieveUpdateAPIView):
         if "language" in request.data:
             remember_language(response, response.data["language"])
         return response
+
+
+def _account(request: Request) -> Response:
+    profile = Profile.objects.select_related("user__wallet").get(user=request.user)
+    return Response(AccountSerializer(profile).data)
+
+
+@extend_schema(
+    summary="Change or remove the account's email address",
+    description="With the current password. A new address is not used until the link mailed to it is "
+    "followed (it shows as `email_pending` meanwhile); an empty `email` removes the address at once. "
+    "Answers the account. Mails are limited per address, per account and per client (429).",
+    request=EmailChangeSerializer,
+    responses={
+        200: AccountSerializer,
+        400: OpenApiResponse(OpenApiTypes.OBJECT, description="A wrong password or address, per field."),
+        429: OpenApiResponse(OpenApiTypes.OBJECT, description='`{"detail": reason}`: too many mails asked for.'),
+        503: OpenApiResponse(OpenApiTypes.OBJECT, description='`{"detail": reason}`: the mail could not be sent.'),
+    },
+    tags=["account"],
+)
+class EmailView(APIView):
+    serializer_class = EmailChangeSerializer
+
+    def post(self, request: Request) -> Response:
+        serializer = EmailChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.open_account(request.user)
+        # The profile page's form holds the rules (the password, the same address, nothing to remove).
+        form = EmailChangeForm(request.user, serializer.validated_data)
+        if not form.is_valid():
+            raise ValidationError({field: list(errors) for field, errors in form.errors.items()})
+        email = form.cleaned_data["email"]
+        if not email:
+            email_address.remove(request.user)
+        elif not mail_limits.take(request._request, email, request.user):
+            return Response({"detail": str(mail_limits.TOO_MANY)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+        elif not email_address.ask(request._request, request.user, email):
+            return Response({"detail": _("The email could not be sent. Try again later.")}, status=503)
+        return _account(request)
 
 
 @extend_schema_view(

@@ -8,6 +8,7 @@ app_name = "account_api"
 
 urlpatterns = [
     path("account/", api.AccountView.as_view(), name="account"),
+    path("account/email/", api.EmailView.as_view(), name="email"),
     path("account/ledger/", api.LedgerView.as_view(), name="ledger"),
     path("account/ledger.csv", api.LedgerCSVView.as_view(), name="ledger_csv"),
     path("account/wallets/<int:user_id>/adjust/", api.AdjustView.as_view(), name="adjust"),

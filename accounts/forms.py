@@ -10,6 +10,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts import closure, email_address
 from accounts.models import Profile
 from accounts.signin_limits import SignInLimitMixin
 
@@ -38,15 +39,81 @@ class TokenForm(forms.Form):
         return token
 
 
-class SignUpForm(UserCreationForm):
-    """Username, the password twice and an optional display name."""
+def _email_field(label: Any, help_text: Any) -> forms.EmailField:
+    return forms.EmailField(label=label, required=False, max_length=254, help_text=help_text)
 
+
+class SignUpForm(UserCreationForm):
+    """Username, an optional email address, the password twice and an optional display name."""
+
+    email = _email_field(
+        _("Email address"),
+        _("Optional: for resetting a forgotten password. We send a link to confirm it; it is never shown to others."),
+    )
     display_name = forms.CharField(
         label=_("Display name"),
         max_length=Profile._meta.get_field("display_name").max_length,
         required=False,
         help_text=_("Shown at the table instead of your username. Optional."),
     )
+
+    field_order = ["username", "email", "password1", "password2", "display_name"]
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        # The tombstones of closed accounts have this form (accounts.closure): nobody may take one.
+        if closure.is_tombstone(username):
+            raise forms.ValidationError(_("Usernames of the form closed-<number> are reserved."))
+        return username
+
+    def clean_email(self) -> str:
+        return email_address.normalise(self.cleaned_data.get("email") or "")
+
+
+class PasswordCheckForm(forms.Form):
+    """The account's current password, asked before a change that an open browser alone must not
+    make (another address, closing the account)."""
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+    # The profile page shows several of these forms: each needs ids of its own for its fields.
+    id_prefix = "password_check"
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
+        return password
+
+
+class EmailChangeForm(PasswordCheckForm):
+    """A new address (confirmed by a link before it is used), or none to remove the address."""
+
+    email = _email_field(
+        _("New email address"), _("Leave it empty to remove your address (then no password reset by email).")
+    )
+    field_order = ["email", "password"]
+    id_prefix = "email_change"
+
+    def clean_email(self) -> str:
+        email = email_address.normalise(self.cleaned_data.get("email") or "")
+        if email and email.casefold() == (self.user.email or "").casefold():
+            raise forms.ValidationError(_("This is already your address."))
+        if not email and not self.user.email and not self.user.profile.pending_email:
+            raise forms.ValidationError(_("You have no address to remove: type the new one."))
+        return email
+
+
+class CloseAccountForm(PasswordCheckForm):
+    """Closing the account (accounts.closure): the password confirms it."""
+
+    id_prefix = "close"
 
 
 class ProfileForm(forms.ModelForm):

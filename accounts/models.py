@@ -30,6 +30,12 @@ class Profile(models.Model):
     # an account made elsewhere (the demo, the admin) then takes the language the visitor was
     # using at its first sign-in instead of flipping them to the default.
     language_chosen = models.BooleanField(_("language chosen"), default=False)
+    # The address the player asked for, until they follow the link mailed to it; only then does
+    # it become the account's address (user.email, which password resets use).
+    pending_email = models.EmailField(_("email address awaiting confirmation"), blank=True, default="")
+    # Set when the player closed the account (accounts/closure.py): the username is a tombstone,
+    # personal data is erased, the ledger rows stay.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("profile")

@@ -13,6 +13,17 @@ from core.serializers import StrictJSONTypes
 
 class AccountSerializer(StrictJSONTypes, serializers.ModelSerializer):
     username = serializers.CharField(source="user.get_username", read_only=True)
+    # Text, not EmailField: "" (no address) is a valid answer, which an email format would not be.
+    email = serializers.CharField(
+        source="user.email",
+        read_only=True,
+        help_text=_("The account's email address (password resets go to it); empty when it has none. Only you see it."),
+    )
+    email_pending = serializers.CharField(
+        source="pending_email",
+        read_only=True,
+        help_text=_("An address waiting for you to follow the link mailed to it; empty when none."),
+    )
     balance = serializers.SerializerMethodField()
     held = serializers.SerializerMethodField(
         help_text=_("Units of the balance held for running matches (each match holds its stake until it ends).")
@@ -23,7 +34,7 @@ class AccountSerializer(StrictJSONTypes, serializers.ModelSerializer):
 
     class Meta:
         model = Profile
-        fields = ["username", "display_name", "language", "balance", "held", "available"]
+        fields = ["username", "email", "email_pending", "display_name", "language", "balance", "held", "available"]
 
     def get_balance(self, profile: Profile) -> int:
         return int(profile.user.wallet.balance)
@@ -61,3 +72,14 @@ class AdjustSerializer(StrictJSONTypes, serializers.Serializer):
 
     def to_representation(self, instance: Any) -> Any:
         return LedgerEntrySerializer(instance, context=self.context).data
+
+
+class EmailChangeSerializer(StrictJSONTypes, serializers.Serializer):
+    email = serializers.EmailField(
+        allow_blank=True,
+        max_length=254,
+        help_text=_("The new address (a link to confirm it is mailed to it), or empty to remove the address."),
+    )
+    password = serializers.CharField(
+        max_length=4096, trim_whitespace=False, help_text=_("The account's current password.")
+    )

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import second_factor_views, views
+from accounts import closure_views, email_views, password_reset, second_factor_views, views
 
 app_name = "accounts"
 
@@ -11,7 +11,22 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("password/reset/", password_reset.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/sent/", password_reset.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        password_reset.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/complete/",
+        password_reset.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("profile/", views.profile, name="profile"),
+    path("email/", email_views.change, name="email_change"),
+    path("email/confirm/<str:token>/", email_views.confirm, name="email_confirm"),
+    path("close/", closure_views.close, name="close"),
     path("wallet/", views.wallet, name="wallet"),
     path("api-token/", views.api_token, name="api_token"),
     path("ledger.csv", views.ledger_csv, name="ledger_csv"),

@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import IntegrityError
@@ -24,10 +23,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import api_tokens, ledger_export, second_factor, services, signin_limits
+from accounts import api_tokens, email_views, ledger_export, second_factor, services, signin_limits
 from accounts.forms import AdjustForm, ProfileForm, SignInForm, SignUpForm
 from accounts.language import language_at_sign_in, remember_language, supported
 from accounts.models import Profile, Wallet
+from accounts.profile_page import me as _me
+from accounts.profile_page import render_profile
 
 LEDGER_PAGE_SIZE = 25
 
@@ -37,12 +38,6 @@ def _safe_next(request: HttpRequest, default: str) -> str:
     if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return target
     return default
-
-
-def _me(request: HttpRequest) -> User:
-    """The signed-in user (views behind login_required)."""
-    assert request.user.is_authenticated
-    return request.user
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -82,6 +77,8 @@ def signup(request: HttpRequest) -> HttpResponse:
                 request,
                 _("Welcome, %(name)s! Your wallet holds %(balance)s.") % {"name": profile.name, "balance": balance},
             )
+            if form.cleaned_data["email"]:
+                email_views.ask_for_address(request, user, form.cleaned_data["email"])
             return remember_language(HttpResponseRedirect(_safe_next(request, "/")), profile.language)
     else:
         form = SignUpForm()
@@ -129,18 +126,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             response = remember_language(redirect("accounts:profile"), account.language)
             messages.success(request, _("Your profile is saved."))
             return response
-    else:
-        form = ProfileForm(instance=account)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "form": form,
-            "profile": account,
-            "recent_hands": recent_hands(_me(request)),
-            "api_token": api_tokens.current(_me(request)),
-        },
-    )
+        return render_profile(request, form=form)
+    return render_profile(request)
 
 
 @never_cache  # the new key is on this response: no cache may keep it
@@ -155,36 +142,7 @@ def api_token(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your API token is revoked: scripts using it are refused from now on."))
         return redirect("accounts:profile")
     token = api_tokens.replace(user)
-    account, _created = Profile.objects.get_or_create(user=user)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "form": ProfileForm(instance=account),
-            "profile": account,
-            "recent_hands": recent_hands(user),
-            "api_token": api_tokens.current(user),
-            "new_token_key": token.key,
-        },
-    )
-
-
-RECENT_HANDS = 20
-
-
-def recent_hands(user: Any) -> list[Any]:
-    """The user's latest finished hands, newest first, for their replay links, so that a
-    player can find their replays.  The games app is looked up, not imported: it builds on this one."""
-    from django.apps import apps
-
-    Hand = apps.get_model("games", "Hand")
-    return list(
-        Hand.objects.filter(table__seats__user=user, status="finished")
-        .select_related("table")
-        .only("pk", "number", "finished_at", "table__id", "table__hands_total")
-        .order_by("-finished_at", "-pk")
-        .distinct()[:RECENT_HANDS]
-    )
+    return render_profile(request, api_token=api_tokens.current(user), new_token_key=token.key)
 
 
 def _own_wallet(request: HttpRequest) -> Wallet:

@@ -154,6 +154,11 @@ class CaishenConfig:
     )
     login_address_attempts: int = _spec(50, "failed sign-ins per window from one address", minimum=1, runtime=True)
     login_window: int = _spec(300, "seconds of the sign-in counters' window", minimum=1, runtime=True)
+    mail_attempts: int = _spec(
+        5, "mails asked for per window to one email address, or by one account", minimum=1, runtime=True
+    )
+    mail_address_attempts: int = _spec(20, "mails asked for per window from one address", minimum=1, runtime=True)
+    mail_window: int = _spec(3600, "seconds of the mail counters' window", minimum=1, runtime=True)
     room_code_attempts: int = _spec(10, "wrong room codes per five minutes from one session", minimum=1, runtime=True)
     room_code_address_attempts: int = _spec(
         50, "wrong room codes per five minutes from one address", minimum=1, runtime=True
@@ -242,7 +247,7 @@ def field_type(item: dataclasses.Field[Any]) -> Any:
     return _TYPES[item.name]
 
 
-def _parse_bool(raw: str) -> bool:
+def parse_bool(raw: str) -> bool:
     word = raw.lower()
     if word in TRUE_WORDS:
         return True
@@ -265,7 +270,7 @@ def _parse_number(kind: Callable[[str], Any], noun: str) -> Callable[[str], Any]
 
 
 _PARSERS: dict[Any, Callable[[str], Any]] = {
-    bool: _parse_bool,
+    bool: parse_bool,
     int: _parse_number(int, "an integer"),
     float: _parse_number(float, "a number"),
     str: str,

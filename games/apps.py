@@ -7,6 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "牌局"
 
     def ready(self) -> None:
+        from accounts import closure
         from games import (
             checks,  # noqa: F401  (registers the system checks)
             services,
@@ -21,3 +22,6 @@ class GamesConfig(AppConfig):
         # neither imports the services or the Celery tasks that import them (no import cycle).
         timers.connect(services, tasks.queue_wake)
         services.settlement.connect(tasks.queue_settlement)
+        # A player seated at a table cannot close their account (accounts/closure.py).
+        if services.lobby.closure_blockers not in closure.CLOSURE_CHECKS:
+            closure.CLOSURE_CHECKS.append(services.lobby.closure_blockers)

@@ -16,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from core.client_address import check_configuration as check_client_address_configuration
 from core.config import CaishenConfig
+from core.email_config import EmailSettings
 from mahjong_platform.content_security import content_security_policy
 
 # Every CAISHEN_* variable, read here once (core/config.py has each default, its
@@ -317,6 +318,11 @@ CAISHEN_SOCKET_SEND_BUFFER = CAISHEN.socket_send_buffer
 CAISHEN_LOGIN_ATTEMPTS = CAISHEN.login_attempts
 CAISHEN_LOGIN_ADDRESS_ATTEMPTS = CAISHEN.login_address_attempts
 CAISHEN_LOGIN_WINDOW = CAISHEN.login_window
+# Mails asked for (password resets, address confirmations: accounts/mail_limits.py): per email
+# address and per account, and per client address.
+CAISHEN_MAIL_ATTEMPTS = CAISHEN.mail_attempts
+CAISHEN_MAIL_ADDRESS_ATTEMPTS = CAISHEN.mail_address_attempts
+CAISHEN_MAIL_WINDOW = CAISHEN.mail_window
 # Wrong room-code guesses per five minutes per session and per address (games/web/join_limits.py).
 CAISHEN_ROOM_CODE_ATTEMPTS = CAISHEN.room_code_attempts
 CAISHEN_ROOM_CODE_ADDRESS_ATTEMPTS = CAISHEN.room_code_address_attempts
@@ -339,6 +345,26 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = env_int("CELERY_WORKER_PREFETCH_MULTIPLIER", 4, minimum=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- Email -------------------------------------------------------------------------------------
+# Password resets and address confirmations (accounts/mail.py).  EMAIL_URL, or EMAIL_HOST and its
+# companions; neither: the console backend, which prints each mail on daphne's standard output
+# (core/email_config.py; docs/operations.md, "Email").
+
+EMAIL = EmailSettings.from_environment(os.environ)
+EMAIL_BACKEND = EMAIL.backend
+EMAIL_HOST = EMAIL.host
+EMAIL_PORT = EMAIL.port
+EMAIL_HOST_USER = EMAIL.user
+EMAIL_HOST_PASSWORD = EMAIL.password
+EMAIL_USE_TLS = EMAIL.use_tls
+EMAIL_USE_SSL = EMAIL.use_ssl
+EMAIL_TIMEOUT = EMAIL.timeout
+EMAIL_FILE_PATH = EMAIL.file_path
+DEFAULT_FROM_EMAIL = EMAIL.default_from
+SERVER_EMAIL = EMAIL.server_email
+# How long a password-reset link works (Django's setting; the address confirmations use it too).
+PASSWORD_RESET_TIMEOUT = 24 * 3600
 
 # --- i18n ---------------------------------------------------------------------------------------
 

@@ -7,12 +7,16 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from accounts import closure
         from games import services
         from games.records import disclosure
-        from tournaments.services import duplicate_hand_disclosed, duplicate_seed
+        from tournaments.services import closure_blockers, duplicate_hand_disclosed, duplicate_seed
 
         if duplicate_seed not in services.SEED_PROVIDERS:
             services.SEED_PROVIDERS.append(duplicate_seed)
         # Same walls at every table: a finished hand's secrets wait for the others.
         if duplicate_hand_disclosed not in disclosure.DISCLOSURE_CHECKS:
             disclosure.DISCLOSURE_CHECKS.append(duplicate_hand_disclosed)
+        # A player entered in (or organising) an unfinished event cannot close their account.
+        if closure_blockers not in closure.CLOSURE_CHECKS:
+            closure.CLOSURE_CHECKS.append(closure_blockers)

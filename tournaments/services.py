@@ -20,6 +20,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games import services as games
 from games.engine import OptionsError, get_variant, new_seed, seed_commitment
@@ -162,6 +163,25 @@ def withdraw(tournament_id: int, user: User) -> None:
             _promote(t)
 
 
+def closure_blockers(user: User) -> list[str]:
+    """Why ``user`` cannot close their account now (accounts.closure): an entry, or the
+    organiser's role, in an event under way (its rounds would seat or need them); a draft,
+    never opened, may keep the tombstone as its organiser."""
+    unfinished = [Tournament.REGISTRATION, Tournament.CLOSED, Tournament.RUNNING]
+    reasons = []
+    entered = Registration.objects.filter(user=user, tournament__status__in=unfinished).exclude(
+        status=Registration.WITHDRAWN
+    )
+    for reg in entered.select_related("tournament"):
+        reasons.append(
+            _("You are entered in the tournament “%(name)s”: withdraw or wait until it ends.")
+            % {"name": reg.tournament.name}
+        )
+    for event in Tournament.objects.filter(organiser=user, status__in=unfinished):
+        reasons.append(_("You organise the tournament “%(name)s”, which has not finished.") % {"name": event.name})
+    return reasons
+
+
 def _promote(t: Tournament) -> Registration | None:
     nxt = t.registrations.filter(status=Registration.WAITING).order_by("created_at", "pk").first()
     if nxt is not None:
@@ -185,7 +205,7 @@ def substitute(tournament_id: int, user: User, absent: User, replacement: User |
         reg.save(update_fields=["status"])
         if replacement is None:
             return _promote(t)
-        sub, _ = Registration.objects.get_or_create(tournament=t, user=replacement)
+        sub, _created = Registration.objects.get_or_create(tournament=t, user=replacement)
         if sub.status == Registration.REGISTERED and sub.pk != reg.pk:
             raise Refused(f"{replacement.get_username()} already plays")
         sub.status = Registration.REGISTERED

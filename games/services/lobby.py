@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Wallet
 from games.engine import OptionsError, get_variant
@@ -138,6 +139,21 @@ def stand(table_id: int, user: User) -> None:
         vacate(seat)
         _cancel_countdown(table)
         announce_table_change(table)
+
+
+def closure_blockers(user: User) -> list[str]:
+    """Why ``user`` cannot close their account now (accounts.closure): a seat in a running match
+    (its hands still settle to the wallet), or at a table waiting to start (it would start with
+    them)."""
+    reasons = []
+    seats = Seat.objects.filter(user=user, table__status__in=[Table.PLAYING, Table.WAITING])
+    for seat in seats.select_related("table"):
+        if seat.table.status == Table.PLAYING:
+            reason = _("You are seated in a running match (table #%(table)s): finish it first.")
+        else:
+            reason = _("You are seated at table #%(table)s: stand up first.")
+        reasons.append(reason % {"table": seat.table_id})
+    return reasons
 
 
 def vacate(seat: Seat) -> None:

@@ -55,6 +55,8 @@ def test_get_account(api, player):
     assert response.status_code == 200
     assert response.json() == {
         "username": "player",
+        "email": "",
+        "email_pending": "",
         "display_name": "东风",
         "language": "zh-hans",
         "balance": 1000,
@@ -67,13 +69,15 @@ def test_get_account(api, player):
 def test_patch_account_changes_name_and_language_only(api, player):
     response = api.patch(
         "/api/account/",
-        {"display_name": "West", "language": "en", "balance": 99999, "held": 5, "username": "x"},
+        {"display_name": "West", "language": "en", "balance": 99999, "held": 5, "username": "x", "email": "a@b.c"},
         format="json",
     )
 
     assert response.status_code == 200
     assert response.json() == {
         "username": "player",
+        "email": "",
+        "email_pending": "",
         "display_name": "West",
         "language": "en",
         "balance": 1000,
@@ -238,6 +242,7 @@ def test_openapi_schema(client):
     assert schema["openapi"].startswith("3.")
     for path in [
         "/api/account/",
+        "/api/account/email/",
         "/api/account/ledger/",
         "/api/account/ledger.csv",
         "/api/account/wallets/{user_id}/adjust/",
