@@ -20,9 +20,13 @@ from typing import Any
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core import mail, signing
 from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -30,7 +34,7 @@ from rest_framework.authentication import SessionAuthentication, TokenAuthentica
 from rest_framework.authtoken.models import Token
 from rest_framework.views import APIView
 
-from accounts import second_factor
+from accounts import email_address, second_factor
 from accounts.models import Profile, Wallet
 from games import services
 from games.models import Seat, Table
@@ -372,6 +376,73 @@ def form_cases(w: World) -> dict[str, Case]:
     }
 
 
+def account_cases(w: World) -> dict[str, Case]:
+    """The account's own forms: its email address, password reset, closing it."""
+    User = get_user_model()
+    profile = reverse("accounts:profile")
+    reset_page = reverse("accounts:password_reset")
+    uid = urlsafe_base64_encode(force_bytes(w.player.pk))
+    # The mailed link stores its token in the session and moves on to this page (Django's view).
+    set_password = reverse("accounts:password_reset_confirm", kwargs={"uidb64": uid, "token": "set-password"})
+    link = reverse(
+        "accounts:password_reset_confirm", kwargs={"uidb64": uid, "token": default_token_generator.make_token(w.player)}
+    )
+    confirm = reverse(
+        "accounts:email_confirm",
+        args=[signing.dumps({"u": w.player.pk, "e": "new@example.com"}, salt=email_address.SALT, compress=True)],
+    )
+
+    def with_address() -> None:
+        User.objects.filter(pk=w.player.pk).update(email="player@example.com")
+
+    def pending() -> None:
+        Profile.objects.filter(user=w.player).update(pending_email="new@example.com")
+
+    def no_event_under_way() -> None:
+        Tournament.objects.filter(pk=w.own_event.pk).update(status=Tournament.FINISHED)
+
+    return {
+        "accounts:password_reset": Case(
+            "anonymous",
+            reset_page,
+            reset_page,
+            {"email": "player@example.com"},
+            lambda c: len(mail.outbox) == 1,
+            setup=with_address,
+        ),
+        "accounts:password_reset_confirm": Case(
+            "anonymous",
+            link,
+            set_password,
+            {"new_password1": "Re5et-pass-word-88", "new_password2": "Re5et-pass-word-88"},
+            lambda c: User.objects.get(pk=w.player.pk).check_password("Re5et-pass-word-88"),
+        ),
+        "accounts:email_change": Case(
+            "player",
+            profile,
+            reverse("accounts:email_change"),
+            {"email": "new@example.com", "password": PASSWORD},
+            lambda c: Profile.objects.get(user=w.player).pending_email == "new@example.com",
+        ),
+        "accounts:email_confirm": Case(
+            "player",
+            confirm,
+            confirm,
+            {},
+            lambda c: User.objects.get(pk=w.player.pk).email == "new@example.com",
+            setup=pending,
+        ),
+        "accounts:close": Case(
+            "player",
+            profile,
+            reverse("accounts:close"),
+            {"password": PASSWORD},
+            lambda c: not User.objects.get(pk=w.player.pk).is_active,
+            setup=no_event_under_way,
+        ),
+    }
+
+
 def totp_code(device: TOTPDevice) -> str:
     return f"{TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift).token():06d}"
 
@@ -411,6 +482,11 @@ CASE_NAMES = [
     "tournaments:manage",
     "accounts:second_factor_setup",
     "accounts:second_factor_verify",
+    "accounts:password_reset",
+    "accounts:password_reset_confirm",
+    "accounts:email_change",
+    "accounts:email_confirm",
+    "accounts:close",
 ]
 
 
@@ -423,12 +499,13 @@ def signed_in(w: World, who: str) -> Client:
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_a_form_post_needs_the_token(name: str, world: World, refusals: CsrfLog) -> None:
-    case = form_cases(world)[name]
+    case = (form_cases(world) | account_cases(world))[name]
     case.setup()
     client = signed_in(world, case.who)
-    page = client.get(case.page)
+    page = client.get(case.page, follow=True)  # (a password reset link moves on to its form)
     assert page.status_code == 200, (case.page, page.status_code)
-    form = form_for(page.content.decode(), case.page, case.target)
+    landed = page.redirect_chain[-1][0] if page.redirect_chain else case.page
+    form = form_for(page.content.decode(), landed, case.target)
     if case.has_form:
         assert form is not None, f"{case.page} has no POST form for {case.target}"
         fields = dict(form.fields)
