@@ -180,6 +180,12 @@ class CaishenConfig:
 
     # --- Overload (games/services/overload.py) -----------------------------------------------------------
     # Clamped rather than refused, as the monitor always did: an out-of-range value is the bound.
+    heavy_reads_per_s: float = _spec(
+        1.0,
+        "a client address's heavy reads per second, bursts of 20 times that, 4 times both with a session "
+        "(mahjong_platform/heavy_read_gate.py; 0: not limited)",
+        minimum=0,
+    )
     overload_step_ms: float = _spec(
         20.0,
         "mean latency (ms) of the running tables' steps over the window that counts as saturated (0: ignored)",

@@ -8,13 +8,14 @@ down — and a process whose tables slow down refuses new ones (games/runtime/sa
 client fetching a table page in four threads made the server refuse another user's new tables
 (docs/performance.md, "An anonymous flood").
 
-So every client address gets a token bucket for these paths, kept here on the loop: a request
-over it is answered at once with 429, ``Retry-After`` and a translated reason, and never reaches
-Django.  A request with a session cookie or an ``Authorization`` header (a person signed in, or a
-script with an API token) gets a bucket several times larger, because many players may share one
-address (a household, a café behind one NAT); the cookie is not checked here (that would cost the
-database), so a client that invents one gets the larger bucket and no more.  DRF's own per-address
-limit on the replay check (``AnonymousHeavyWork``) still applies behind this one.
+So every client address gets a token bucket for these paths (``CAISHEN_HEAVY_READS_PER_S``), kept
+here on the loop: a request over it is answered at once with 429, ``Retry-After`` and a translated
+reason, and never reaches Django. A request with a session cookie or an ``Authorization`` header (a
+person signed in, or a script with an API token) gets a bucket several times larger, because many
+players may share one address (a household, a café behind one NAT); the cookie is not checked here
+(that would cost the database), so a client that invents one gets the larger bucket and no more.
+DRF's own per-address limit on the replay check (``AnonymousHeavyWork``) still applies behind this
+one.
 
 Each process keeps its own buckets (the scaled mode runs several): a client is bounded per
 process, which is what protects each process's tables.
@@ -66,10 +67,14 @@ class Allowance:
     burst: float
 
 
-# A person opens a table or a replay a few times a minute; the burst covers a page's reloads and
-# a replay viewer's API calls.  Signed in (or claiming to be), four times as much.
-ANONYMOUS = Allowance(rate=1.0, burst=20.0)
-SIGNED_IN = Allowance(rate=4.0, burst=60.0)
+def allowances(rate: float) -> tuple[Allowance, Allowance]:
+    """Without and with a session cookie or token, for ``CAISHEN_HEAVY_READS_PER_S`` = ``rate``:
+    a person opens a table or a replay a few times a minute, and the burst covers a page's reloads
+    and a replay viewer's API calls; signed in (or claiming to be), four times as much."""
+    return Allowance(rate=rate, burst=20 * rate), Allowance(rate=4 * rate, burst=60 * rate)
+
+
+ANONYMOUS, SIGNED_IN = allowances(1.0)  # the default's
 
 
 class Buckets:
@@ -111,24 +116,31 @@ def client_of(scope: Scope) -> str:
     return rate_limit_bucket(address_from_meta(meta))
 
 
-def allowance_of(scope: Scope) -> Allowance:
+def signed_in(scope: Scope) -> bool:
+    """Does the request carry a session cookie or an ``Authorization`` header (unchecked here)?"""
     cookie_name = settings.SESSION_COOKIE_NAME.encode()
-    for name, value in scope.get("headers") or []:
-        if name == b"authorization" or (name == b"cookie" and cookie_name + b"=" in value):
-            return SIGNED_IN
-    return ANONYMOUS
+    return any(
+        name == b"authorization" or (name == b"cookie" and cookie_name + b"=" in value)
+        for name, value in scope.get("headers") or []
+    )
 
 
 def reason() -> str:
     return _("Too many requests from your address for pages like this one. Wait a moment and try again.")
 
 
-def limit_heavy_reads(app: App, buckets: Buckets = BUCKETS) -> App:
+def limit_heavy_reads(app: App, buckets: Buckets = BUCKETS, rate: float | None = None) -> App:
+    """``app`` behind the gate at ``rate`` (default ``CAISHEN_HEAVY_READS_PER_S``; 0: no gate)."""
+    rate = settings.CAISHEN.heavy_reads_per_s if rate is None else rate
+    if rate <= 0:
+        return app
+    anonymous, known = allowances(rate)
+
     async def gate(scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "http" or not HEAVY.match(scope.get("path", "")):
             await app(scope, receive, send)
             return
-        wait = buckets.take(client_of(scope), allowance_of(scope))
+        wait = buckets.take(client_of(scope), known if signed_in(scope) else anonymous)
         if wait <= 0:
             await app(scope, receive, send)
             return

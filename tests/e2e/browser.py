@@ -85,6 +85,10 @@ def serve(tmp: Path, shared: Path) -> Iterator[str]:
         # about overload (the refusals have their own tests: tests/platform/test_overload*.py,
         # test_admission_server.py, test_loadtest_ramp.py).  The queue sign stays on.
         "CAISHEN_OVERLOAD_STEP_MS": "0",
+        # Every browser of a worker's run reads pages from 127.0.0.1: one client address for the
+        # per-client heavy-read limit, which has tests of its own (test_heavy_read_gate.py,
+        # test_loadtest_ramp.py's flood).
+        "CAISHEN_HEAVY_READS_PER_S": "0",
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
 

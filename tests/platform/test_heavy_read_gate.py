@@ -5,6 +5,7 @@ the paths that are not heavy are untouched."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from typing import Any
 
@@ -135,3 +136,11 @@ def test_the_served_application_has_the_gate() -> None:
     http = asgi.application  # bound_to_server_loop(ProtocolTypeRouter(...))
     router = http.__closure__[0].cell_contents
     assert router.application_mapping["http"].__qualname__.startswith("limit_heavy_reads")
+
+
+def test_the_rate_comes_from_the_environment_and_zero_switches_the_gate_off(clock: Clock, settings: Any) -> None:
+    inner = Inner()
+    assert limit_heavy_reads(inner, Buckets(clock), rate=0) is inner
+    settings.CAISHEN = dataclasses.replace(settings.CAISHEN, heavy_reads_per_s=0.5)
+    app = limit_heavy_reads(inner, Buckets(clock))  # read when the application is built
+    assert [get(app, "/tables/5/")[0] for _ in range(11)] == [200] * 10 + [429]  # bursts of 20 × 0.5
