@@ -5,8 +5,8 @@ own, which asgiref serves with a new one-thread executor: a new thread per reque
 database connection per request (Django's connections are per thread) — with PostgreSQL a new
 server backend each time.  ``DJANGO_CONN_MAX_AGE`` keeps it open, so it is not closed when the
 request ends: when its thread ends it becomes cyclic garbage with its wrapper, and the garbage
-collector closes it later, in one of its pauses (a busy evening's daphne collected several SQLite
-connections per young-generation collection: docs/performance.md, "A busy evening").
+collector closes it later (a busy evening's daphne freed several SQLite connections in each young
+collection: docs/performance.md, "A busy evening").
 
 So each request enters a ``ThreadSensitiveContext`` with an executor of a small pool
 (``CAISHEN_HTTP_THREADS`` long-lived threads, each keeping its own persistent connection), the

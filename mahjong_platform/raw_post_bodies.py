@@ -5,10 +5,10 @@ its own ``request.args`` (URL-encoded forms and multipart bodies), which daphne 
 ASGI application gets the raw body and Django parses it again.  That parse is worse than wasted.
 It reads the ``Content-Type`` through the standard library's ``email`` package with its default
 policy, whose header registry builds a new class for every header it parses: one class per POST,
-garbage in a reference cycle, and classes are the costliest objects the collector frees.  On a busy
-evening a few dozen ready-ups a second made the young-generation collections of daphne free
-~11,000 objects every 2–3 s, each pause 30–120 ms with the loop and every table stopped
-(docs/performance.md, "A busy evening").  And a multipart body would be parsed on the loop itself.
+garbage in a reference cycle, and a class is the costliest object to build and to free.  On a busy
+evening a few dozen ready-ups a second made daphne's young collections come every 2–3 s
+(docs/performance.md, "A busy evening"); with the parse off, every 6–9 s, and the running tables'
+p99 fell from 381 to 328 ms.  And a multipart body would be parsed on the loop itself.
 
 Twisted offers the switch (``Request(parsePOSTFormSubmission=False)``); daphne offers no option to
 pass it, so ``install()`` points ``daphne.http_protocol.WebRequest`` — the class daphne's
