@@ -131,6 +131,9 @@ class CaishenConfig:
     )
     discard_pause: float = _spec(0.6, "the pause after a discard in a window nobody answers", minimum=0, runtime=True)
     between_hands_seconds: float = _spec(6.0, "the finished hand stays on screen this long", minimum=0, runtime=True)
+    snapshot_every: int = _spec(
+        16, "a running hand's full engine snapshot is written every this many steps", minimum=1, runtime=True
+    )
     ready_seconds: int = _spec(30, "the fourth seat's countdown to ready up", minimum=1, runtime=True)
     spectator_delay: float = _spec(
         3.0, "seconds watchers of a public table are kept behind the play", minimum=0, runtime=True

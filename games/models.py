@@ -99,7 +99,12 @@ class Hand(models.Model):
     dealer_position = models.PositiveSmallIntegerField()
     seed = models.CharField(max_length=64)  # secret until the hand ends; never sent before
     seed_hash = models.CharField(max_length=64)
-    snapshot = models.JSONField()  # the engine's Hand.to_json(), authoritative
+    # The engine's Hand.to_json() at ``snapshot_seq``: the hand at ``seq`` is this snapshot with
+    # the logged actions of the steps after it applied (games/records/rebuild.py).  Written at the
+    # deal, every CAISHEN_SNAPSHOT_EVERY steps and at the hand's end, so a step appends its actions
+    # instead of rewriting the whole hand.
+    snapshot = models.JSONField()
+    snapshot_seq = models.PositiveIntegerField(default=0)
     seq = models.PositiveIntegerField(default=0)  # bumped by every applied command
     deadline_at = models.DateTimeField(null=True, blank=True)  # when the current decision times out
     window_opened_at = models.DateTimeField(null=True, blank=True)  # the open claim window's start
@@ -126,7 +131,10 @@ class Hand(models.Model):
 
 
 class HandEvent(models.Model):
-    """Append-only log: one row per engine event, in order; ``seq`` is the command that made it."""
+    """The event log of hands recorded before events were derived: one row per engine event, in
+    order; ``seq`` is the command that made it.  No step writes it now: a hand's events are
+    derived from its actions (games/records/rebuild.py, ``event_log``), which reads these rows
+    for the hands that have them."""
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
@@ -143,9 +151,12 @@ class HandEvent(models.Model):
 class HandAction(models.Model):
     """Append-only log of the actions applied to a hand (replays, games/records/replay.py).
 
-    ``HandEvent`` records what happened; replaying a hand through the engine needs what was
-    *done*: one row per ``Hand.apply`` call, in order, with how many events it produced
-    (they are the next ``event_count`` rows of the event log).  Written by ``services.HandStep``.
+    What was *done*: one row per ``Hand.apply`` call, in order, with how many events it produced.
+    With the hand's last snapshot it is the running hand's state (the hand at ``seq`` is its
+    snapshot with the actions after ``Hand.snapshot_seq`` applied again), and with its dealt
+    snapshot (``HandStart``) its event log: games/records/rebuild.py.  Written by
+    ``services.HandStep``, one statement per step; the unique (hand, seq, index) refuses a second
+    writer of the same step.
     """
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")

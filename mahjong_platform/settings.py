@@ -303,6 +303,9 @@ CAISHEN_BOT_DELAY = CAISHEN.bot_delay
 CAISHEN_CLAIM_PROTECTION = CAISHEN.claim_protection
 CAISHEN_DISCARD_PAUSE = CAISHEN.discard_pause
 CAISHEN_BETWEEN_HANDS_SECONDS = CAISHEN.between_hands_seconds
+# A running hand is recorded as its actions, one appended row per action; its whole engine
+# snapshot only every CAISHEN_SNAPSHOT_EVERY steps and at its end (games/records/rebuild.py).
+CAISHEN_SNAPSHOT_EVERY = CAISHEN.snapshot_every
 CAISHEN_SPECTATOR_DELAY = CAISHEN.spectator_delay
 CAISHEN_WATCHER_SYNC_SECONDS = CAISHEN.watcher_sync_seconds
 CAISHEN_READY_SECONDS = CAISHEN.ready_seconds

@@ -48,7 +48,7 @@ from games.engine import (
 )
 from games.engine import Hand as EngineHand
 from games.models import Hand
-from games.records import disclosure
+from games.records import disclosure, rebuild
 
 log = logging.getLogger(__name__)
 FORMAT = "caishen-replay/1"
@@ -191,7 +191,7 @@ def export_lines(
         "initial": initial,
     }
     out = [header]
-    events = iter(row.events.all())
+    events = iter(_event_log(row))
     total = 0
     for n, logged in enumerate(actions, start=1):
         line: dict[str, Any] = {"type": "action", "n": n, "action": logged.action}
@@ -202,13 +202,20 @@ def export_lines(
             ev = next(events, None)
             if ev is None:
                 raise NotReplayable("the event log is shorter than the action log")
-            out.append({"type": "event", "n": n, "event": ev.event})
+            out.append({"type": "event", "n": n, "event": ev[1].to_json()})
             total += 1
     end: dict[str, Any] = {"type": "end", "result": row.result, "actions": len(actions), "events": total}
     if summary is not None:
         end["summary"] = summary
     out.append(end)
     return [json.dumps(line, ensure_ascii=False, separators=(",", ":")) for line in out]
+
+
+def _event_log(row: Hand) -> list[tuple[int, Any]]:
+    try:
+        return rebuild.event_log(row)
+    except rebuild.RecordBroken as exc:
+        raise NotReplayable(str(exc)) from None
 
 
 def export_text(row: Hand, *, with_analysis: bool = True) -> str:
@@ -426,7 +433,8 @@ def verify_hand(row: Hand) -> dict[str, Any]:
 
     The fairness check anyone can run (spec/DESIGN.md "commit-reveal walls"): the seed must hash to the
     commitment shown at the start, deal exactly the recorded hands and wall, and every recorded
-    action must give exactly the recorded events and result.
+    action must be legal where it was played and give exactly the logged events (derived from
+    the actions for hands recorded since events stopped being stored) and the recorded result.
     """
     try:
         replay = loads(export_text(row, with_analysis=False))

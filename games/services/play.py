@@ -2,7 +2,8 @@
 
 Every change to a running hand goes through :func:`submit` (a player's command) or :func:`wake`
 (a timer asking).  Both lock the hand's row, check ``seq`` and the deadline, apply the engine, let
-bots and 托管 seats answer, save the snapshot with ``seq + 1``, append the events to the log,
+bots and 托管 seats answer, append the step's actions to the hand's record with ``seq + 1`` (the
+whole snapshot only every ``CAISHEN_SNAPSHOT_EVERY`` steps and at the end: games/records/rebuild.py),
 and — on commit only — fan the rendered frames out and schedule the next deadline.  A timer
 never owns state: a stale or early wake-up changes nothing.
 """
@@ -32,12 +33,12 @@ from games.engine import (
     decision_rng,
     get_variant,
     idle_passes,
-    load_hand,
     refuse,
     turn,
 )
 from games.engine import Hand as EngineHand
-from games.models import Hand, HandAction, HandEvent, PlayerTableSettings, Seat, Table
+from games.models import Hand, HandAction, PlayerTableSettings, Seat, Table
+from games.records import rebuild
 from games.runtime import fanout, timers
 from games.runtime.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.runtime.process import runtime
@@ -50,10 +51,10 @@ from games.services.common import (
 from games.wire.protocol import parse_action, render_state
 
 # What a step may change on the hand's row (the rest is fixed at the deal, or, like ``prepaid``,
-# written by its own service): saving only these keeps the hot path's UPDATE small.
+# written by its own service): saving only these keeps the hot path's UPDATE small.  The snapshot
+# is not among them: most steps leave it as it is (SNAPSHOT_FIELDS, HandStep.save).
 STEP_FIELDS = [
     "seq",
-    "snapshot",
     "deadline_at",
     "window_opened_at",
     "window_answers",
@@ -64,17 +65,18 @@ STEP_FIELDS = [
     "finished_at",
 ]
 
+SNAPSHOT_FIELDS = ["snapshot", "snapshot_seq"]
+
 # The step's own queries, compiled once (games.runtime.prepared: compiling them on every step cost more
 # than running them); its locks are taken by games.services.locks.
-_SNAPSHOT = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk).only("snapshot"))
+_SNAPSHOT = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk).only("snapshot", "snapshot_seq"))
 _SAVE_STEP = PreparedUpdate(Hand, STEP_FIELDS)
-_LOG_EVENTS = PreparedInsert(HandEvent)
+_SAVE_STEP_AND_SNAPSHOT = PreparedUpdate(Hand, STEP_FIELDS + SNAPSHOT_FIELDS)
 _LOG_ACTIONS = PreparedInsert(HandAction)
 # The house bot every automatic seat plays (bots, 托管, a seat whose player left).
 HOUSE_BOTS = bot_chooser([GreedyBot()] * 4)
 
 # HandStep.save writes the log rows as tuples in this order: a new field must be added there too.
-assert _LOG_EVENTS.field_names == ["hand_id", "seq", "index", "kind", "event", "created_at"]
 assert _LOG_ACTIONS.field_names == ["hand_id", "seq", "index", "action", "event_count", "created_at"]
 
 
@@ -279,18 +281,23 @@ class HandStep:
         table.save()
 
     def save(self, logged_by_caller: bool = False) -> None:
-        """Commit the step: the row, its log rows, then (on commit) the frames, the engine cache
-        and the next deadline.  One log line per step: "hand step" here, unless the caller logs
-        the step itself (``submit``'s "command" line carries the same fields and the events)."""
+        """Commit the step: the row's few changed columns and the step's actions appended to the
+        hand's record (the whole snapshot only every CAISHEN_SNAPSHOT_EVERY steps and at the
+        hand's end: games/records/rebuild.py), then (on commit) the frames, the engine cache and
+        the next deadline.  One log line per step: "hand step" here, unless the caller logs the
+        step itself (``submit``'s "command" line carries the same fields and the events)."""
         row = self.row
         row.seq += 1
-        row.snapshot = self.engine.to_json()
         if row.status == Hand.PLAYING and not self.pending():
             row.deadline_at = None
-        _SAVE_STEP(row)  # row.save(update_fields=STEP_FIELDS), compiled once
-        # The log rows as plain tuples (HandEvent / HandAction field order): no model instances.
+        if row.status != Hand.PLAYING or row.seq - row.snapshot_seq >= settings.CAISHEN_SNAPSHOT_EVERY:
+            row.snapshot, row.snapshot_seq = self.engine.to_json(), row.seq
+            _SAVE_STEP_AND_SNAPSHOT(row)
+        else:
+            _SAVE_STEP(row)  # row.save(update_fields=STEP_FIELDS), compiled once
+        # The actions as plain tuples (HandAction's field order): no model instances.  Their
+        # unique (hand, seq, index) refuses a second writer of the same step.
         hand_id, seq, now = row.pk, row.seq, self.now
-        _LOG_EVENTS.rows([(hand_id, seq, i, e.kind, e.to_json(), now) for i, e in enumerate(self.events)])
         _LOG_ACTIONS.rows([(hand_id, seq, i, a.to_json(), n, now) for i, (a, n) in enumerate(self.actions)])
         frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
         readers = fanout.frame_readers(row.table_id, self.seats)
@@ -310,20 +317,24 @@ class HandStep:
 
 def engine_for_step(row: Hand) -> EngineHand:
     """The engine at ``row.seq``, for a step to change: from this process's cache when it holds
-    that very seq, else decoded from the row.  The cache entry is taken out here and put back
-    only after a commit (``HandStep.save``), so a step that fails part-way cannot leave a
-    half-applied engine behind, and a step applied by another process (a new seq) is never
-    mistaken for this one."""
+    that very seq, else rebuilt from the hand's record (its snapshot and the actions since).
+    The cache entry is taken out here and put back only after a commit (``HandStep.save``), so a
+    step that fails part-way cannot leave a half-applied engine behind, and a step applied by
+    another process (a new seq) is never mistaken for this one."""
     engine = runtime().engines.take(row.pk, row.seq, row.seed)
     if engine is None:
-        snapshot = row.snapshot if "snapshot" in row.__dict__ else _snapshot_of(row.pk)
-        engine = load_hand(snapshot)  # claim protection comes with the snapshot
+        if "snapshot" in row.__dict__:
+            snapshot, snapshot_seq = row.snapshot, row.snapshot_seq
+        else:
+            snapshot, snapshot_seq = _snapshot_of(row.pk)  # the row is locked: both are at its seq
+        engine = rebuild.engine_at(row.pk, row.seq, snapshot, snapshot_seq)
     return engine
 
 
 def decoded_engine(row: Hand) -> EngineHand:
-    """The engine for reading only (snapshots, the escape rule): decoded, the cache untouched."""
-    return load_hand(row.snapshot)
+    """The engine at ``row.seq`` for reading only (snapshots, the escape rule): rebuilt from the
+    hand's record, the cache untouched."""
+    return rebuild.engine_of(row)
 
 
 def engine_for_reading(row: Hand) -> EngineHand:
@@ -332,13 +343,13 @@ def engine_for_reading(row: Hand) -> EngineHand:
     return runtime().engines.peek(row.pk, row.seq, row.seed) or decoded_engine(row)
 
 
-def _snapshot_of(hand_id: int) -> dict[str, Any]:
-    """The snapshot column alone (a cache miss: in the scaled mode, whenever the previous step
+def _snapshot_of(hand_id: int) -> tuple[dict[str, Any], int]:
+    """The snapshot columns alone (a cache miss: in the scaled mode, whenever the previous step
     was applied by another process — so on most timer steps in the worker)."""
     found = _SNAPSHOT(hand_id)
     if not found:
         raise Hand.DoesNotExist(f"hand {hand_id} is gone")
-    return dict(found[0].snapshot)
+    return dict(found[0].snapshot), found[0].snapshot_seq
 
 
 def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:

@@ -33,9 +33,10 @@ from core.client_address import client_address, rate_limit_bucket
 from core.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 from core.serializers import StrictJSONTypes
 from games import services
-from games.engine import SEATS, Event, all_variants, get_variant
+from games.engine import SEATS, all_variants, get_variant
 from games.models import Hand, Table
 from games.records import disclosure
+from games.records.rebuild import event_log
 from games.rules.rule_set_names import rule_set_name
 from games.services import overload
 from games.services.access import can_open, remember_room_code, state_for_reader
@@ -518,11 +519,11 @@ def hand_record(row: Hand) -> dict[str, Any]:
     """A finished hand for everyone: the public event log, then every hand revealed at its end."""
     events = []
     revealed = None
-    for logged in row.events.all():
-        public = Event.from_json(logged.event).for_seat(None)
+    for seq, event in event_log(row):
+        public = event.for_seat(None)
         if public["kind"] == "hand_end":
             revealed = public.get("hands")
-        events.append({"seq": logged.seq, **public})
+        events.append({"seq": seq, **public})
     return {
         "id": row.pk,
         "table": row.table_id,

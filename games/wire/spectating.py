@@ -29,9 +29,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from games.engine import Action, load_hand
 from games.engine import Hand as EngineHand
 from games.models import Hand, HandAction, HandStart, Table
+from games.records import rebuild
 from games.wire.frames import Snapshot
 from games.wire.protocol import hand_info, render_state
 
@@ -147,23 +147,20 @@ def _seq_at(row: Hand, cutoff: datetime) -> int:
 
 def _replayed(row: Hand, applied: int) -> EngineHand | None:
     """The hand as dealt (``HandStart``) with the steps up to ``applied``; None without a start."""
-    start = HandStart.objects.filter(hand_id=row.pk).only("snapshot").first()
+    start = HandStart.objects.filter(hand_id=row.pk).values_list("snapshot", flat=True).first()
     if start is None:
         return None
-    engine = load_hand(start.snapshot)  # claim protection comes with the snapshot
-    for action in row.actions.filter(seq__lte=applied).order_by("seq", "index").values_list("action", flat=True):
-        engine.apply_trusted(Action.from_json(action))  # validated when it was played
-    return engine
+    return rebuild.engine_from(start, rebuild.actions_between(row.pk, 0, applied))
 
 
 def _saved(row: Hand, seq: int) -> EngineHand | None:
-    """The saved snapshot if the hand is still at ``seq`` (a step may have moved it on since
-    ``row`` was read: then the caller replays, so the cache never files a state under the
-    wrong seq)."""
-    snapshot = Hand.objects.filter(pk=row.pk, seq=seq).values_list("snapshot", flat=True).first()
-    if snapshot is None:
+    """The hand at ``seq`` from its latest snapshot if it is still at ``seq`` (a step may have
+    moved it on since ``row`` was read: then the caller replays, so the cache never files a state
+    under the wrong seq)."""
+    found = Hand.objects.filter(pk=row.pk, seq=seq).values_list("snapshot", "snapshot_seq").first()
+    if found is None:
         return None
-    return load_hand(snapshot)
+    return rebuild.engine_at(row.pk, seq, *found)
 
 
 def public_view(row: Hand, applied: int) -> dict[str, Any] | None:

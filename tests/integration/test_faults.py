@@ -56,10 +56,10 @@ print("RESULT " + json.dumps(table.pk))
 HAND_STATE = """
 import json
 from accounts.models import LedgerEntry
-from games.models import HandEvent, Table
+from games.models import HandAction, Table
 table = Table.objects.get(pk={table})
 hand = table.hands.order_by("number").last()
-steps = list(HandEvent.objects.filter(hand=hand).values_list("seq", "index")) if hand else []
+steps = list(HandAction.objects.filter(hand=hand).values_list("seq", "index")) if hand else []
 print("RESULT " + json.dumps({{
     "status": table.status, "hand": hand and hand.pk, "seq": hand and hand.seq,
     "settled": bool(hand and hand.settled), "steps": len(steps), "distinct_steps": len(set(steps)),

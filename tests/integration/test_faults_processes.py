@@ -89,7 +89,7 @@ OUTCOME = """
 import json
 from django.db.models import Count, Sum
 from accounts.models import LedgerEntry, Wallet
-from games.models import HandAction, HandEvent, Table
+from games.models import HandAction, Table
 from games.records.replay import verify_hand
 table = Table.objects.get(pk={table})
 hands = []
@@ -98,7 +98,6 @@ for h in table.hands.order_by("number"):
     hands.append({{
         "id": h.pk, "seq": h.seq, "status": h.status, "settled": h.settled, "deltas": h.deltas,
         "winds": {{str(c): "ESWN"[h.engine_seat(c)] for c in range(4)}},
-        "events": list(HandEvent.objects.filter(hand=h).values_list("seq", "index")),
         "actions": [[a.seq, a.index, a.action] for a in HandAction.objects.filter(hand=h)],
         "ledger": sorted(ledger.values_list("wallet_id", "amount")),
         "verify": verify_hand(h) if h.status == "finished" else None,
@@ -288,14 +287,12 @@ async def until(predicate: Callable[[], Any], timeout: float, what: str) -> Any:
 
 def assert_each_step_once(hand: dict[str, Any], players: list[Player]) -> None:
     """The hand's logs: contiguous steps 1..seq, each once; the log replays; every command is in it."""
-    assert len(hand["events"]) == len(set(map(tuple, hand["events"])))
     assert len(hand["actions"]) == len({(seq, index) for seq, index, _ in hand["actions"]})
     # Step 1 is the deal (with actions only if bots moved before the first person); every later
     # step applied at least one action (a lone pass has no event), none beyond the hand's seq.
     action_seqs = {seq for seq, _, _ in hand["actions"]}
     steps = set(range(2, hand["seq"] + 1))
     assert steps <= action_seqs <= steps | {1}, "a step is missing from (or beyond) the action log"
-    assert {seq for seq, _ in hand["events"]} <= steps | {1}
     assert hand["verify"] and hand["verify"]["ok"], hand["verify"]  # replaying every action gives every event
     assert hand["verify"]["actions"] == len(hand["actions"])
     first = {(seq, index): action for seq, index, action in hand["actions"]}
@@ -356,10 +353,8 @@ def test_a_database_error_inside_a_command_leaves_nothing_half_applied(private_t
         )
         counts = sql(
             topo,
-            "SELECT (SELECT count(*) FROM games_handevent WHERE hand_id = %s),"
-            " (SELECT count(*) FROM games_handaction WHERE hand_id = %s),"
+            "SELECT (SELECT count(*) FROM games_handaction WHERE hand_id = %s),"
             " (SELECT count(*) FROM accounts_ledgerentry WHERE reference = %s)",
-            hand_id,
             hand_id,
             f"hand:{hand_id}",
         )[0]

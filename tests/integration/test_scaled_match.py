@@ -58,14 +58,14 @@ OUTCOME = """
 import json
 from django.db.models import Sum, Count
 from accounts.models import LedgerEntry, Wallet
-from games.models import HandEvent, Table
+from games.models import HandAction, Table
 table = Table.objects.get(pk={table})
 hands = []
 for h in table.hands.order_by("number"):
     ledger = LedgerEntry.objects.filter(reference=f"hand:{{h.pk}}").aggregate(total=Sum("amount"), rows=Count("id"))
-    seqs = sorted(set(HandEvent.objects.filter(hand=h).values_list("seq", flat=True)))
+    seqs = sorted(set(HandAction.objects.filter(hand=h).values_list("seq", flat=True)))
     hands.append({{"id": h.pk, "seq": h.seq, "status": h.status, "settled": h.settled, "deltas": h.deltas,
-                  "ledger_total": ledger["total"], "ledger_rows": ledger["rows"], "event_seqs": seqs}})
+                  "ledger_total": ledger["total"], "ledger_rows": ledger["rows"], "action_seqs": seqs}})
 balances = sorted(Wallet.objects.values_list("balance", flat=True))
 print("RESULT " + json.dumps({{"status": table.status, "hands": hands, "min_balance": balances[0]}}))
 """
@@ -199,7 +199,7 @@ def test_full_match_across_two_daphne_processes(topology: Any) -> None:
         assert hand["ledger_total"] in (0, None)
         assert sum(hand["deltas"].values()) == 0
         # One writer: the log's steps lie within 1..seq and the last one is the hand's end.
-        assert hand["event_seqs"] and hand["event_seqs"][0] >= 1 and hand["event_seqs"][-1] == hand["seq"]
+        assert hand["action_seqs"] and hand["action_seqs"][0] >= 1 and hand["action_seqs"][-1] == hand["seq"]
         # Both people, on different processes, saw the hand's last state.
         for human in (alice, bob):
             assert human.last_seen.get(hand["id"]) == hand["seq"], (human.name, hand)

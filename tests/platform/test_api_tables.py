@@ -14,6 +14,7 @@ from games import services
 from games.engine.tiles import parse_tiles
 from games.engine.variants import get_variant
 from games.models import Hand, Seat, Table
+from games.records.rebuild import event_log
 
 pytestmark = pytest.mark.django_db
 VARIANT = "zhejiang_caishen"
@@ -367,7 +368,7 @@ def test_a_finished_hand_shows_its_public_log_and_the_revealed_hands(users: list
     table, hand = concealed_tiles(users)
     seq = services.submit(hand.pk, users[0], {"do": "discard", "tile": "N"}, hand.seq)
     hand.refresh_from_db()
-    draws = [e.event for e in hand.events.filter(kind="draw")]
+    draws = [e.to_json() for _, e in event_log(hand) if e.kind == "draw"]
     assert draws and all(e["private"].get("tile") for e in draws)  # the log itself keeps the drawn tile
     services.submit(hand.pk, users[1], {"do": "win"}, seq)
     hand.refresh_from_db()

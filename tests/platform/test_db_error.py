@@ -23,7 +23,7 @@ from django.db import DatabaseError, connection
 from accounts.models import LedgerEntry, Wallet
 from games import services
 from games.live.routing import websocket_urlpatterns
-from games.models import Hand, HandAction, HandEvent, Table
+from games.models import Hand, HandAction, Table
 from games.runtime.process import runtime
 from tests.platform.live_helpers import WholeFrames, rigged, ws_path
 from tests.polling import HANDSHAKE_S
@@ -84,9 +84,9 @@ def failing_action_log() -> Iterator[Any]:
 def snapshot_of(hand: Hand) -> dict[str, Any]:
     row = Hand.objects.select_related("table").get(pk=hand.pk)
     return {
-        "hand": (row.seq, row.snapshot, row.status, row.deadline_at, row.result, row.settled, row.deltas),
+        "hand": (row.seq, row.snapshot, row.snapshot_seq, row.status, row.deadline_at, row.result, row.settled, row.deltas),
         "table": (row.table.status, row.table.hands_played, row.table.dealer_position),
-        "events": list(HandEvent.objects.filter(hand=row).values_list("seq", "index", "kind")),
+        "engine": services.decoded_engine(row).to_json(),
         "actions": list(HandAction.objects.filter(hand=row).values_list("seq", "index", "action")),
         "wallets": sorted(Wallet.objects.values_list("pk", "balance")),
         "ledger": LedgerEntry.objects.count(),

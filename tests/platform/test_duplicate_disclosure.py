@@ -107,7 +107,7 @@ def begin_next_hand(table: Table) -> Hand:
 
 def engine_of(row: Hand) -> EngineHand:
     row.refresh_from_db()
-    return load_hand(row.snapshot)
+    return games.decoded_engine(row)
 
 
 class Secrets:

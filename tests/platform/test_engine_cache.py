@@ -1,7 +1,7 @@
 """The engine cache (games/runtime/engine_cache.py) is only ever a shortcut for the row.
 
-The hand's row stays the authority: after every step the stored snapshot is the engine the cache
-holds; a step applied elsewhere (another process: the row's seq moves on) is never answered from
+The hand's record stays the authority: after every step the engine rebuilt from it (the last
+snapshot and the actions since: games/records/rebuild.py) is the engine the cache holds; a step applied elsewhere (another process: the row's seq moves on) is never answered from
 a stale entry; an entry is used once per step and comes back only after a commit.
 """
 
@@ -47,7 +47,8 @@ def test_the_row_always_holds_the_engine_the_cache_holds() -> None:
         assert hand.seq == seq
         cached = runtime().engines.take(hand.pk, hand.seq, hand.seed)
         assert cached is not None, "a committed step leaves its engine in the cache"
-        assert cached.to_json() == hand.snapshot  # the row was written: the cache only saves decoding
+        # The record holds the same hand: the cache only saves rebuilding it.
+        assert cached.to_json() == services.decoded_engine(hand).to_json()
         runtime().engines.put(hand.pk, hand.seq, hand.seed, cached)
     assert runtime().engines.hits > hits_before  # later steps were served from the cache
 
@@ -58,13 +59,13 @@ def test_a_step_applied_elsewhere_is_not_answered_from_the_cache() -> None:
     hand.refresh_from_db()
     assert runtime().engines.take(hand.pk, seq, hand.seed) is not None  # held at this seq (and taken out)
     # Another process applies W's pung: the row moves to seq + 1 without this process's cache.
-    stale = load_hand(hand.snapshot)
+    stale = services.decoded_engine(hand)
     runtime().engines.put(hand.pk, seq, hand.seed, stale)
     other = services.decoded_engine(hand)
     from games.engine.state import Action
 
     other.apply(Action(hand.engine_seat(2), "pung"))
-    Hand.objects.filter(pk=hand.pk).update(seq=seq + 1, snapshot=other.to_json())
+    Hand.objects.filter(pk=hand.pk).update(seq=seq + 1, snapshot=other.to_json(), snapshot_seq=seq + 1)
     # S's win at the new seq must judge the row's state (W's pung pending), not the stale engine.
     misses = runtime().engines.misses
     new_seq = services.submit(hand.pk, users[1], {"do": "win"}, seq + 1)

@@ -169,7 +169,7 @@ def test_four_seats_play_a_rigged_hand_to_settlement(players: list[Any]) -> None
 
     settle(f"hand:{hand.pk}", {Wallet.objects.get(user=players[0]).pk: -5, Wallet.objects.get(user=players[1]).pk: 5})
     assert Wallet.objects.get(user=players[0]).balance == 995
-    json.dumps(hand.snapshot)  # the stored snapshot is plain JSON
+    json.dumps(Hand.objects.get(pk=hand.pk).snapshot)  # the stored snapshot is plain JSON
 
 
 def test_bots_fill_and_play_a_whole_match(players: list[Any]) -> None:
@@ -208,12 +208,13 @@ def test_stale_or_early_timer_changes_nothing(players: list[Any]) -> None:
     assert not services.wake("hand", hand.pk, hand.seq)  # early
     Hand.objects.filter(pk=hand.pk).update(deadline_at=hand.deadline_at.replace(year=2000))
     assert not services.wake("hand", hand.pk, hand.seq - 1)  # stale
-    before = Hand.objects.get(pk=hand.pk).snapshot
-    assert Hand.objects.get(pk=hand.pk).snapshot == before
+    unmoved = Hand.objects.get(pk=hand.pk)
+    assert unmoved.seq == hand.seq
+    before = services.decoded_engine(unmoved).to_json()
     assert services.wake("hand", hand.pk, hand.seq)  # due: the dealer's default discard
     after = Hand.objects.get(pk=hand.pk)
     assert after.seq == hand.seq + 1
-    assert after.snapshot != before
+    assert services.decoded_engine(after).to_json() != before
 
 
 def test_seats_without_a_claim_pass_after_one_uniform_pause(players: list[Any], settings: Any) -> None:
@@ -231,13 +232,14 @@ def test_seats_without_a_claim_pass_after_one_uniform_pause(players: list[Any], 
     services.submit(hand.pk, players[0], {"do": "discard", "tile": "C"}, hand.seq)
     hand.refresh_from_db()
     # Nobody can claim C, yet the window stays open for the same pause as any other discard.
-    assert hand.snapshot["phase"] == "claim"
+    assert services.decoded_engine(hand).phase == "claim"
     assert hand.deadline_at is not None and hand.window_opened_at is not None
     assert abs((hand.deadline_at - hand.window_opened_at).total_seconds() - 5) < 0.01
     Hand.objects.filter(pk=hand.pk).update(deadline_at=hand.deadline_at.replace(year=2000))
     assert services.wake("hand", hand.pk, hand.seq)
     hand.refresh_from_db()
-    assert hand.snapshot["phase"] == "play" and hand.snapshot["turn"] == 1
+    engine = services.decoded_engine(hand)
+    assert engine.phase == "play" and engine.turn == 1
     assert all(s.timeouts == 0 for s in table.seats.all())  # a uniform pass is no timeout
 
 

@@ -17,6 +17,7 @@ from games.engine.state import PUNG, WIN
 from games.engine.tiles import parse_tiles
 from games.engine.variants import get_variant
 from games.models import Hand, PlayerTableSettings, Table
+from games.records.rebuild import event_log
 
 pytestmark = pytest.mark.django_db(transaction=True)
 VARIANT = "zhejiang_caishen"
@@ -83,7 +84,7 @@ def let_the_clock_run(clock: Clock, row: Hand, seconds: float) -> Hand:
 
 
 def kinds(row: Hand) -> list[str]:
-    return [e.kind for e in row.events.order_by("seq", "index")]
+    return [e.kind for _, e in event_log(row)]
 
 
 def test_auto_win_takes_the_self_drawn_win(clock: Clock) -> None:

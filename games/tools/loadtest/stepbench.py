@@ -25,7 +25,7 @@ from django.test import override_settings
 
 from games import services
 from games.engine import Hand as EngineHand
-from games.engine import load_hand, turn
+from games.engine import turn
 from games.models import Hand, Table
 from games.runtime import fanout
 from games.tools.loadtest.reference import consumer as reference
@@ -115,7 +115,7 @@ def _play(table: Table, users: list[Any], rng: random.Random, timings: Timings) 
                 return
             services.wake("hand", row.pk, row.seq)  # the next hand of the match
             continue
-        engine = load_hand(row.snapshot)
+        engine = services.decoded_engine(row)
         picked = _choose(engine, rng)
         if picked is None:
             services.wake("hand", row.pk, row.seq)
