@@ -84,6 +84,9 @@ class CaishenConfig:
     gc_threshold: GcThreshold = _spec(
         (20_000, 50, 10), "the garbage collector's thresholds in those processes; 'default' keeps CPython's"
     )
+    db_trace: str = _spec(
+        "", "write each database-thread call's queue wait and run time to this file (profiling; empty: off)"
+    )
     gc_log_ms: float = _spec(
         0.0, "log each collection that pauses the process this many ms or longer (0: none)", minimum=0
     )

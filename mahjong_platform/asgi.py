@@ -98,7 +98,7 @@ application = bound_to_server_loop(
 
 # The database thread with a lane for timer steps ahead of socket work (games/runtime/dbqueue.py):
 # installed before the first database_sync_to_async call of the process.
-dbqueue.install()
+dbqueue.install(settings.CAISHEN.db_trace)
 
 bind_when_the_server_runs()
 

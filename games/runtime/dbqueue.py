@@ -29,6 +29,8 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync
 
+from games.runtime.dbtrace import TracedItem, TraceSink
+
 # Set (in a task's context) around database_sync_to_async calls that must not wait behind
 # socket work.  Read by LanedQueue.put, which runs on the loop's thread in the caller's context
 # (loop.run_in_executor calls executor.submit there).
@@ -57,13 +59,17 @@ class LanedQueue:
     lane's head if there is one.  Each token is put after its item and taken before one is
     popped, so a woken worker always finds an item (deque appends and pops are atomic)."""
 
-    def __init__(self) -> None:
+    def __init__(self, trace: TraceSink | None = None) -> None:
         self._urgent: collections.deque[Any] = collections.deque()
         self._normal: collections.deque[Any] = collections.deque()
         self._tokens: queue.SimpleQueue[None] = queue.SimpleQueue()
+        self._trace = trace  # CAISHEN_DB_TRACE (games/runtime/dbtrace.py); None: nothing wrapped
 
     def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
-        (self._urgent if item is not None and URGENT.get() else self._normal).append(item)
+        urgent = item is not None and URGENT.get()
+        if self._trace is not None and item is not None:
+            item = TracedItem(item, "u" if urgent else "n", self._trace)
+        (self._urgent if urgent else self._normal).append(item)
         self._tokens.put(None)
 
     put_nowait = put
@@ -89,18 +95,20 @@ class LanedQueue:
         return self._tokens.empty()
 
 
-def laned_executor() -> ThreadPoolExecutor:
+def laned_executor(trace_path: str = "") -> ThreadPoolExecutor:
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="caishen-db")
-    executor._work_queue = LanedQueue()  # type: ignore[assignment]  # before its thread starts
+    trace = TraceSink(trace_path) if trace_path else None
+    executor._work_queue = LanedQueue(trace)  # type: ignore[assignment]  # before its thread starts
     return executor
 
 
-def install() -> None:
+def install(trace_path: str = "") -> None:
     """Replace Channels' database thread with the laned one (idempotent; daphne's start-up in
     mahjong_platform/asgi.py).  Done before the first database call, so no work is left on the
-    old executor; if one already ran (a test), the old executor simply has nothing more to do."""
+    old executor; if one already ran (a test), the old executor simply has nothing more to do.
+    ``trace_path``: write each call's queue wait and run time there (CAISHEN_DB_TRACE)."""
     if not isinstance(SyncToAsync.single_thread_executor._work_queue, LanedQueue):  # type: ignore[attr-defined]
-        SyncToAsync.single_thread_executor = laned_executor()
+        SyncToAsync.single_thread_executor = laned_executor(trace_path)
 
 
 def backlog() -> int:
