@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from typing import Any
 
@@ -25,6 +24,7 @@ from accounts.forms import EmailChangeForm
 from accounts.language import remember_language
 from accounts.models import LedgerEntry, Profile
 from accounts.serializers import AccountSerializer, AdjustSerializer, EmailChangeSerializer, LedgerEntrySerializer
+from core.spreadsheet_cells import SafeWriter
 
 
 class CSVRenderer(BaseRenderer):
@@ -38,7 +38,7 @@ class CSVRenderer(BaseRenderer):
         if not isinstance(data, list):  # an error body: one "detail" column
             data = [] if data is None else [data]
             out = io.StringIO()
-            writer = csv.writer(out)
+            writer = SafeWriter(out)
             writer.writerow(["detail"])
             for item in data:
                 writer.writerow([item.get("detail", item) if isinstance(item, dict) else item])
