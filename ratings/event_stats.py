@@ -47,7 +47,7 @@ def event_stats_csv(t: Tournament) -> str:
                 s.deal_ins,
                 f"{s.deal_in_rate:.4f}",
                 f"{s.average_score:.4f}",
-                s.biggest[0].points if s.biggest else "",
+                s.best_points if s.best_points is not None else "",
                 "; ".join(f"{name} ×{n}" for name, n in sorted(s.special.items())),
             ]
         )
