@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Hold, LedgerEntry, Profile, Wallet
+from accounts.models import Hold, HoldChange, LedgerEntry, Profile, Wallet
 
 
 class ClosedFilter(admin.SimpleListFilter):
@@ -107,3 +107,12 @@ class HoldAdmin(ReadOnlyAdmin):
     list_display = ["id", "created_at", "wallet", "amount", "initial", "reference", "released_at"]
     search_fields = ["reference", "wallet__user__username"]
     list_select_related = ["wallet__user"]
+
+
+@admin.register(HoldChange)
+class HoldChangeAdmin(ReadOnlyAdmin):
+    """Read-only: staff release or reduce holds on the wallet's staff page (or the API), with a reason."""
+
+    list_display = ["id", "created_at", "hold", "before", "after", "released", "created_by"]
+    search_fields = ["hold__reference", "hold__wallet__user__username", "reason"]
+    list_select_related = ["hold", "created_by"]

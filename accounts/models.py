@@ -178,3 +178,26 @@ class Hold(models.Model):
     def __str__(self) -> str:
         state = "released" if self.released_at else "active"
         return f"hold {self.amount} {self.reference} ({state})"
+
+
+class HoldChange(models.Model):
+    """A staff member's release or reduction of a hold, with the written reason: the record of
+    the one way a staff debit may reach units a running match holds (accounts.services.change_hold)."""
+
+    hold = models.ForeignKey(Hold, on_delete=models.PROTECT, related_name="changes", verbose_name=_("hold"))
+    before = models.BigIntegerField(_("held before"))
+    after = models.BigIntegerField(_("held after"))  # 0 with released: the hold was released
+    released = models.BooleanField(_("released"), default=False)
+    reason = models.TextField(_("reason"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
+    )
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("hold change")
+        verbose_name_plural = _("hold changes")
+
+    def __str__(self) -> str:
+        return f"{self.hold.reference}: {self.before} -> {self.after}"
