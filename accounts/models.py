@@ -201,3 +201,27 @@ class HoldChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hold.reference}: {self.before} -> {self.after}"
+
+
+class ApiToken(models.Model):
+    """An account's API key for scripts and bots, stored as its SHA-256 digest (accounts.api_tokens).
+
+    The key itself is shown once, on the page that made it: a copy of the database then holds no
+    working credential.  ``prefix`` (the key's first characters, not secret) tells keys apart on
+    the profile page.  One key per account; a password change revokes it.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token", verbose_name=_("user")
+    )
+    prefix = models.CharField(_("prefix"), max_length=16)
+    digest = models.CharField(_("digest"), max_length=64, unique=True)  # hex SHA-256 of the key
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user_id})"

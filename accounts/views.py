@@ -141,8 +141,8 @@ def api_token(request: HttpRequest) -> HttpResponse:
         if api_tokens.revoke(user):
             messages.success(request, _("Your API token is revoked: scripts using it are refused from now on."))
         return redirect("accounts:profile")
-    token = api_tokens.replace(user)
-    return render_profile(request, api_token=api_tokens.current(user), new_token_key=token.key)
+    made = api_tokens.replace(user)
+    return render_profile(request, api_token=made.token, new_token_key=made.key)
 
 
 def _own_wallet(request: HttpRequest) -> Wallet:

@@ -31,12 +31,11 @@ from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.authtoken.models import Token
 from rest_framework.views import APIView
 
 from accounts import email_address, second_factor
 from accounts import services as accounts
-from accounts.models import Hold, HoldChange, Profile, Wallet
+from accounts.models import ApiToken, Hold, HoldChange, Profile, Wallet
 from games import services
 from games.models import Seat, Table
 from games.services.access import ROOM_CODES_SESSION_KEY
@@ -285,7 +284,7 @@ def form_cases(w: World) -> dict[str, Case]:
             reverse("accounts:profile"),
             reverse("accounts:api_token"),
             {},
-            lambda c: Token.objects.filter(user=w.player).exists(),
+            lambda c: ApiToken.objects.filter(user=w.player).exists(),
         ),
         "set_language": Case(
             "player",
