@@ -16,8 +16,9 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from rest_framework.authtoken.models import TokenProxy
 
-from accounts.models import Hold, LedgerEntry, Profile, Wallet
+from accounts.models import ApiToken, Hold, HoldChange, LedgerEntry, Profile, Wallet
 
 
 class ClosedFilter(admin.SimpleListFilter):
@@ -107,3 +108,30 @@ class HoldAdmin(ReadOnlyAdmin):
     list_display = ["id", "created_at", "wallet", "amount", "initial", "reference", "released_at"]
     search_fields = ["reference", "wallet__user__username"]
     list_select_related = ["wallet__user"]
+
+
+@admin.register(HoldChange)
+class HoldChangeAdmin(ReadOnlyAdmin):
+    """Read-only: staff release or reduce holds on the wallet's staff page (or the API), with a reason."""
+
+    list_display = ["id", "created_at", "hold", "before", "after", "released", "created_by"]
+    search_fields = ["hold__reference", "hold__wallet__user__username", "reason"]
+    list_select_related = ["hold", "created_by"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(ReadOnlyAdmin):
+    """Read-only: a key is made and revoked by its owner on the profile page; only its digest is stored."""
+
+    list_display = ["id", "user", "prefix", "created_at", "last_used_at"]
+    search_fields = ["user__username", "prefix"]
+    list_select_related = ["user"]
+    exclude = ["digest"]
+
+
+# DRF's token admin would make keys in clear, which no longer authenticate: not offered.  Its
+# module is imported first, so it has registered whatever the apps' order.
+import rest_framework.authtoken.admin  # noqa: E402, F401
+
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from typing import Any
 
@@ -23,8 +22,17 @@ from rest_framework.views import APIView
 from accounts import email_address, ledger_export, mail_limits, second_factor, services
 from accounts.forms import EmailChangeForm
 from accounts.language import remember_language
-from accounts.models import LedgerEntry, Profile
-from accounts.serializers import AccountSerializer, AdjustSerializer, EmailChangeSerializer, LedgerEntrySerializer
+from accounts.models import Hold, LedgerEntry, Profile
+from accounts.serializers import (
+    AccountSerializer,
+    AdjustSerializer,
+    EmailChangeSerializer,
+    HoldChangeSerializer,
+    HoldSerializer,
+    LedgerEntrySerializer,
+)
+from accounts.views import held_message
+from core.spreadsheet_cells import SafeWriter
 
 
 class CSVRenderer(BaseRenderer):
@@ -38,7 +46,7 @@ class CSVRenderer(BaseRenderer):
         if not isinstance(data, list):  # an error body: one "detail" column
             data = [] if data is None else [data]
             out = io.StringIO()
-            writer = csv.writer(out)
+            writer = SafeWriter(out)
             writer.writerow(["detail"])
             for item in data:
                 writer.writerow([item.get("detail", item) if isinstance(item, dict) else item])
@@ -196,7 +204,9 @@ class IsStaff(permissions.BasePermission):
 @extend_schema(
     summary="Staff: credit or debit a user's wallet",
     description="Posts a `staff_credit` (amount > 0) or `staff_debit` (amount < 0) ledger row with the "
-    "written reason as its note. A debit larger than the balance is refused with 400 and changes nothing.",
+    "written reason as its note. A debit larger than the balance, or one that would leave less than the "
+    "wallet's active holds (running matches' stakes), is refused with 400 and changes nothing: release or "
+    "reduce the hold first (`/api/account/wallets/<user_id>/holds/<hold_id>/`).",
     request=AdjustSerializer,
     responses={
         201: LedgerEntrySerializer,
@@ -219,6 +229,8 @@ class AdjustView(APIView):
             entry = services.adjust(
                 wallet, serializer.validated_data["amount"], serializer.validated_data["note"], by=request.user
             )
+        except services.HeldFunds as held:
+            raise ValidationError({"amount": [held_message(held)]}) from None
         except services.InsufficientFunds:
             raise ValidationError(
                 {
@@ -229,3 +241,58 @@ class AdjustView(APIView):
                 }
             ) from None
         return Response(LedgerEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+def staff_wallet_hold(user_id: int, hold_id: int) -> Hold:
+    return get_object_or_404(Hold, pk=hold_id, wallet__user_id=user_id)
+
+
+@extend_schema(
+    summary="Staff: a user's active holds (running matches' stakes)",
+    responses={200: HoldSerializer(many=True), 403: OpenApiResponse(description="Not staff."),
+               404: OpenApiResponse(description="No such user.")},
+    tags=["account"],
+)  # fmt: skip
+class HoldListView(APIView):
+    permission_classes = [IsStaff]
+
+    def get(self, request: Request, user_id: int) -> Response:
+        owner = get_object_or_404(get_user_model(), pk=user_id)
+        holds = Hold.objects.filter(wallet__user=owner, released_at__isnull=True).order_by("id")
+        return Response(HoldSerializer(holds, many=True).data)
+
+
+@extend_schema(
+    summary="Staff: release or reduce a hold, with a reason",
+    description="Releases the hold (`amount` null or absent) or reduces it to `amount` units, which must be "
+    "less than what it holds now; the change is recorded with the staff member and the written reason. The "
+    "units set free can then be debited. 409 if the hold was already released.",
+    request=HoldChangeSerializer,
+    responses={
+        200: HoldSerializer,
+        400: OpenApiResponse(OpenApiTypes.OBJECT, description="Invalid amount or missing reason."),
+        403: OpenApiResponse(description="Not staff."),
+        404: OpenApiResponse(description="No such user or hold."),
+        409: OpenApiResponse(OpenApiTypes.OBJECT, description="The hold was already released."),
+    },
+    tags=["account"],
+)
+class HoldChangeView(APIView):
+    permission_classes = [IsStaff]
+    serializer_class = HoldChangeSerializer
+
+    def post(self, request: Request, user_id: int, hold_id: int) -> Response:
+        hold = staff_wallet_hold(user_id, hold_id)
+        serializer = HoldChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        amount = serializer.validated_data.get("amount")
+        try:
+            services.change_hold(hold.pk, amount, serializer.validated_data["note"], by=request.user)
+        except services.HoldNotActive:
+            return Response({"detail": _("This hold was already released. Nothing was changed.")}, status=409)
+        except ValueError:
+            raise ValidationError(
+                {"amount": [_("The new amount must be less than what is held now. Nothing was changed.")]}
+            ) from None
+        hold.refresh_from_db()
+        return Response(HoldSerializer(hold).data)

@@ -8,4 +8,4 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from accounts import signals  # noqa: F401  (connects the receivers)
+        from accounts import signals, token_revocation  # noqa: F401  (connect their receivers)

@@ -162,3 +162,27 @@ class AdjustForm(forms.Form):
 
     def reference(self) -> str:
         return f"staff:{self.cleaned_data['token']}"
+
+
+class HoldChangeForm(forms.Form):
+    """A staff member releases a running match's hold, or reduces it, with a written reason."""
+
+    amount = forms.IntegerField(
+        label=_("Hold at most"),
+        min_value=0,
+        max_value=10**12,
+        required=False,
+        help_text=_("The units the match keeps held. Leave empty to release the whole hold."),
+    )
+    note = forms.CharField(
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Required. Kept with the change for good."),
+    )
+
+    def clean_note(self) -> str:
+        note = self.cleaned_data["note"].strip()
+        if not note:
+            raise forms.ValidationError(_("Write down why the hold changes."))
+        return note

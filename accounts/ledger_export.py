@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -11,6 +10,7 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone
 
 from accounts.models import LedgerEntry
+from core.spreadsheet_cells import SafeWriter
 
 HEADER = ["id", "time", "amount", "balance_after", "reason", "reference", "note"]
 
@@ -22,11 +22,6 @@ class _Echo:
         return value
 
 
-def _text(value: str) -> str:
-    # A spreadsheet runs a cell starting with one of these as a formula; staff notes are free text.
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
-
-
 def row(entry: LedgerEntry) -> list[Any]:
     return [
         entry.pk,
@@ -34,13 +29,14 @@ def row(entry: LedgerEntry) -> list[Any]:
         entry.amount,
         entry.balance_after,
         entry.reason,
-        _text(entry.reference),
-        _text(entry.note),
+        entry.reference,
+        entry.note,
     ]
 
 
 def lines(entries: Iterable[LedgerEntry]) -> Iterator[str]:
-    writer = csv.writer(_Echo())
+    # Staff notes and references are free text: SafeWriter keeps them from running as formulas.
+    writer = SafeWriter(_Echo())
     yield writer.writerow(HEADER)
     for entry in entries:
         yield writer.writerow(row(entry))

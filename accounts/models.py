@@ -178,3 +178,50 @@ class Hold(models.Model):
     def __str__(self) -> str:
         state = "released" if self.released_at else "active"
         return f"hold {self.amount} {self.reference} ({state})"
+
+
+class HoldChange(models.Model):
+    """A staff member's release or reduction of a hold, with the written reason: the record of
+    the one way a staff debit may reach units a running match holds (accounts.services.change_hold)."""
+
+    hold = models.ForeignKey(Hold, on_delete=models.PROTECT, related_name="changes", verbose_name=_("hold"))
+    before = models.BigIntegerField(_("held before"))
+    after = models.BigIntegerField(_("held after"))  # 0 with released: the hold was released
+    released = models.BooleanField(_("released"), default=False)
+    reason = models.TextField(_("reason"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
+    )
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("hold change")
+        verbose_name_plural = _("hold changes")
+
+    def __str__(self) -> str:
+        return f"{self.hold.reference}: {self.before} -> {self.after}"
+
+
+class ApiToken(models.Model):
+    """An account's API key for scripts and bots, stored as its SHA-256 digest (accounts.api_tokens).
+
+    The key itself is shown once, on the page that made it: a copy of the database then holds no
+    working credential.  ``prefix`` (the key's first characters, not secret) tells keys apart on
+    the profile page.  One key per account; a password change revokes it.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token", verbose_name=_("user")
+    )
+    prefix = models.CharField(_("prefix"), max_length=16)
+    digest = models.CharField(_("digest"), max_length=64, unique=True)  # hex SHA-256 of the key
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user_id})"

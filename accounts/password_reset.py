@@ -20,7 +20,7 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpResponse
 from django.urls import reverse_lazy
 
-from accounts import api_tokens, mail_limits
+from accounts import mail_limits
 
 
 class PasswordResetView(auth_views.PasswordResetView):
@@ -43,12 +43,6 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
-
-    def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)
-        # Whoever made the reset needed may have the token too: scripts need a new one.
-        api_tokens.revoke(form.user)
-        return response
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from accounts.models import LedgerEntry, Profile
+from accounts.models import Hold, LedgerEntry, Profile
 from core.serializers import StrictJSONTypes
 
 
@@ -82,4 +82,24 @@ class EmailChangeSerializer(StrictJSONTypes, serializers.Serializer):
     )
     password = serializers.CharField(
         max_length=4096, trim_whitespace=False, help_text=_("The account's current password.")
+    )
+
+
+class HoldSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Hold
+        fields = ["id", "reference", "amount", "initial", "note", "created_at", "released_at"]
+        read_only_fields = fields
+
+
+class HoldChangeSerializer(StrictJSONTypes, serializers.Serializer):
+    amount = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=10**12,
+        help_text=_("The units the match keeps held (less than held now); null or absent releases the whole hold."),
+    )
+    note = serializers.CharField(
+        max_length=500, help_text=_("The written reason, kept with the change."), trim_whitespace=True
     )

@@ -7,6 +7,7 @@ so holds and balances change together and a balance never backs more holds than 
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping
 from typing import TypeVar
@@ -16,13 +17,27 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import Hold, LedgerEntry, Profile, Wallet
+from accounts.models import Hold, HoldChange, LedgerEntry, Profile, Wallet
 
 K = TypeVar("K", bound=Hashable)
+
+log = logging.getLogger("caishen.accounts")
 
 
 class InsufficientFunds(ValueError):
     """A debit larger than the balance."""
+
+
+class HeldFunds(InsufficientFunds):
+    """A staff debit that would leave the balance below what the wallet's active holds need: the
+    running matches could then not be paid what they hold (a staff member releases or reduces a
+    hold first, :func:`change_hold`)."""
+
+    def __init__(self, balance: int, held: int, amount: int) -> None:
+        super().__init__(f"a debit of {amount} would leave {balance - amount}, below the {held} held")
+        self.balance = balance
+        self.held = held
+        self.amount = amount
 
 
 def starting_grant() -> int:
@@ -92,7 +107,58 @@ def adjust(wallet: Wallet, amount: int, note: str, by: User, reference: str = ""
     if not note.strip():
         raise ValueError("an adjustment needs a written reason")
     reason = LedgerEntry.STAFF_CREDIT if amount > 0 else LedgerEntry.STAFF_DEBIT
-    return post(wallet, amount, reason, reference=reference, note=note.strip(), by=by)
+    with transaction.atomic():
+        if amount < 0:
+            # Under the wallet's lock, like every writer of holds: a match cannot take a hold
+            # between this check and the debit.  A hold's units are what its match's winners are
+            # paid from, so a debit may take only the free balance.
+            locked = Wallet.objects.select_for_update().get(pk=wallet.pk)
+            held = sum(h.amount for h in _active_holds([locked.pk])[locked.pk].values())
+            if held and locked.balance + amount < held:
+                raise HeldFunds(int(locked.balance), held, -amount)
+        return post(wallet, amount, reason, reference=reference, note=note.strip(), by=by)
+
+
+class HoldNotActive(ValueError):
+    """The hold was released already (its match ended, or a staff member released it)."""
+
+
+def change_hold(hold_id: int, amount: int | None, reason: str, by: User) -> HoldChange:
+    """A staff member releases a hold (``amount`` None) or reduces it to ``amount`` units, with a
+    written reason, recorded as a :class:`HoldChange` and logged.
+
+    The units set free become the free balance a staff debit may take; the hold's match then
+    pays its losses from what is left held plus the free balance, as settlement always does.
+    Raises ``Hold.DoesNotExist``, ``HoldNotActive``, or ``ValueError`` for a missing reason or an
+    amount that is not less than what is held.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("a hold change needs a written reason")
+    wallet_id = Hold.objects.values_list("wallet_id", flat=True).get(pk=hold_id)
+    with transaction.atomic():
+        Wallet.objects.select_for_update().get(pk=wallet_id)
+        hold = Hold.objects.get(pk=hold_id)  # read again under the lock: settlement may have shrunk it
+        if hold.released_at is not None:
+            raise HoldNotActive(f"hold {hold.pk} ({hold.reference}) was already released")
+        before = int(hold.amount)
+        if amount is None:
+            hold.released_at = timezone.now()
+            hold.save(update_fields=["released_at"])
+        else:
+            if not 0 <= amount < before:
+                raise ValueError(f"the new amount must be from 0 to {before - 1} (held now: {before})")
+            hold.amount = amount
+            hold.save(update_fields=["amount"])
+        change = HoldChange.objects.create(
+            hold=hold, before=before, after=amount or 0, released=amount is None, reason=reason, created_by=by
+        )
+    log.info(
+        "hold %s (%s, wallet %s) %s by %s: %s -> %s; reason: %s",
+        hold.pk, hold.reference, wallet_id, "released" if amount is None else "reduced", by.get_username(),
+        before, change.after, reason,
+    )  # fmt: skip
+    return change
 
 
 def capped_movements(deltas: Mapping[int, int], balances: Mapping[int, int]) -> dict[int, int]:

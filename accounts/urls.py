@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import closure_views, email_views, password_reset, second_factor_views, views
+from accounts import closure_views, email_views, hold_views, password_reset, second_factor_views, views
 
 app_name = "accounts"
 
@@ -32,6 +32,7 @@ urlpatterns = [
     path("ledger.csv", views.ledger_csv, name="ledger_csv"),
     path("staff/wallets/", views.staff_wallets, name="staff_wallets"),
     path("staff/wallets/<int:user_id>/", views.staff_adjust, name="staff_adjust"),
+    path("staff/wallets/<int:user_id>/holds/<int:hold_id>/", hold_views.staff_hold_change, name="staff_hold_change"),
     path("second-factor/", second_factor_views.setup, name="second_factor_setup"),
     path("second-factor/verify/", second_factor_views.verify, name="second_factor_verify"),
 ]

@@ -24,7 +24,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import api_tokens, email_views, ledger_export, second_factor, services, signin_limits
-from accounts.forms import AdjustForm, ProfileForm, SignInForm, SignUpForm
+from accounts.forms import AdjustForm, HoldChangeForm, ProfileForm, SignInForm, SignUpForm
 from accounts.language import language_at_sign_in, remember_language, supported
 from accounts.models import Profile, Wallet
 from accounts.profile_page import me as _me
@@ -141,8 +141,8 @@ def api_token(request: HttpRequest) -> HttpResponse:
         if api_tokens.revoke(user):
             messages.success(request, _("Your API token is revoked: scripts using it are refused from now on."))
         return redirect("accounts:profile")
-    token = api_tokens.replace(user)
-    return render_profile(request, api_token=api_tokens.current(user), new_token_key=token.key)
+    made = api_tokens.replace(user)
+    return render_profile(request, api_token=made.token, new_token_key=made.key)
 
 
 def _own_wallet(request: HttpRequest) -> Wallet:
@@ -186,6 +186,8 @@ def staff_adjust(request: HttpRequest, user_id: int) -> HttpResponse:
                 entry = services.adjust(
                     target, form.signed_amount(), form.cleaned_data["note"], by=_me(request), reference=form.reference()
                 )
+            except services.HeldFunds as held:
+                form.add_error("amount", held_message(held))
             except services.InsufficientFunds:
                 form.add_error(
                     "amount",
@@ -205,8 +207,24 @@ def staff_adjust(request: HttpRequest, user_id: int) -> HttpResponse:
     else:
         form = AdjustForm()
     entries = target.entries.select_related("created_by").order_by("-id")[:20]
+    holds = list(target.holds.filter(released_at__isnull=True).order_by("id"))
     return render(
         request,
         "accounts/staff_adjust.html",
-        {"owner": owner, "wallet": target, "form": form, "entries": entries},
+        {
+            "owner": owner,
+            "wallet": target,
+            "form": form,
+            "entries": entries,
+            "holds": [(hold, HoldChangeForm(prefix=f"hold-{hold.pk}")) for hold in holds],
+            "held": sum(h.amount for h in holds),
+        },
     )
+
+
+def held_message(error: services.HeldFunds) -> str:
+    """Why a staff debit was refused: it would reach units that running matches hold."""
+    return _(
+        "A debit of %(amount)s would leave %(left)s, less than the %(held)s held for running matches. "
+        "Release or reduce a hold first (with a reason). Nothing was changed."
+    ) % {"amount": error.amount, "left": error.balance - error.amount, "held": error.held}

@@ -74,7 +74,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
-    # API tokens for scripts and bots (accounts/api_tokens.py; docs/api.md).
+    # Only for its table and migrations: the keys it held in clear became digests (migration
+    # accounts 0009; accounts/api_tokens.py, docs/api.md) and nothing writes it any more.
     "rest_framework.authtoken",
     "drf_spectacular",
     # Swagger UI's files, served from our own static files: /api/docs/ needs no CDN.
@@ -240,11 +241,11 @@ LOGOUT_REDIRECT_URL = "/"
 
 REST_FRAMEWORK = {
     # The site's session (browsers; unsafe methods need the CSRF token), or for scripts and bots
-    # "Authorization: Token <key>" (rest_framework.authtoken: one revocable key per account,
-    # made on the profile page; no CSRF, as no browser sends it by itself).  docs/api.md.
+    # "Authorization: Token <key>" (accounts.api_tokens: one revocable key per account, made on
+    # the profile page, stored as a digest; no CSRF, as no browser sends it by itself).  docs/api.md.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.token_auth.HashedTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # DRF's defaults with its JSON parser swapped for a bounded one: nesting, length and numbers

@@ -49,7 +49,11 @@ class PlayerStatsSerializer(serializers.Serializer):
     self_draw_share = serializers.FloatField(help_text="Self-drawn wins per win.")
     deal_in_rate = serializers.FloatField(help_text="Hands lost on the player's discard per hand.")
     average_score = serializers.FloatField(help_text="Points per hand (the rule set's points, not units).")
-    biggest_hands = BigHandSerializer(many=True)
+    biggest_hands = BigHandSerializer(
+        many=True,
+        help_text="The player's biggest wins that the reader may open (a private table's hands only for its "
+        "owner, its players and holders of its room code); the figures count every finished hand.",
+    )
     special_hands = SpecialHandSerializer(many=True)
     rating = serializers.FloatField(allow_null=True, help_text="The current rating; null before a rated match.")
 
@@ -91,7 +95,10 @@ class PlayerStatsView(APIView):
         key = request.query_params.get("variant")
         if not key:
             return Response({"detail": "variant: this parameter is required"}, status=400)
-        data = player_stats(who, known_variant(key)).to_json()
+        # The biggest hands are those this reader may open (the replay's rule): a private
+        # table's hands reach only its owner, its players and holders of its room code.
+        stats = player_stats(who, known_variant(key), reader=request.user, session=request.session)
+        data = stats.to_json()
         rating = services.leaderboard(key).filter(user=who).values_list("value", flat=True).first()
         data["rating"] = round(rating, 2) if rating is not None else None
         return Response(data)

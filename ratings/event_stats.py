@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from core.spreadsheet_cells import SafeWriter
 from ratings.stats import PlayerStats, player_stats
 from tournaments.models import Registration, RoundSeat, RoundTable, Tournament
 
@@ -33,7 +33,7 @@ def event_stats(t: Tournament) -> list[tuple[Any, PlayerStats]]:
 
 def event_stats_csv(t: Tournament) -> str:
     buf = io.StringIO()
-    out = csv.writer(buf)
+    out = SafeWriter(buf)
     out.writerow(CSV_COLUMNS)
     for user, s in event_stats(t):
         out.writerow(
@@ -47,7 +47,7 @@ def event_stats_csv(t: Tournament) -> str:
                 s.deal_ins,
                 f"{s.deal_in_rate:.4f}",
                 f"{s.average_score:.4f}",
-                s.biggest[0].points if s.biggest else "",
+                s.best_points if s.best_points is not None else "",
                 "; ".join(f"{name} ×{n}" for name, n in sorted(s.special.items())),
             ]
         )

@@ -5,6 +5,12 @@ self-draw or on whose discard, each seat's points and the breakdown.  The pass i
 a key made of how many finished hands there are and the newest one's id (one aggregate query):
 a finished hand's result never changes, so a new hand is the only thing that can change the
 figures, and it changes the key.
+
+The figures (hands, rates, points, special hands) count every hand, private tables' too.  The
+biggest hands name a hand, its table, its breakdown and its replay: each reader is shown only
+those of tables they may open (``games.services.access``, the replay's own rule) whose secrets
+may be disclosed now (``games.records.disclosure``).  The cache holds only the ranking of the
+wins (points, hand, table); the shown hands are picked and read per reader.
 """
 
 from __future__ import annotations
@@ -12,14 +18,17 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.db.models import Count, Max
 
 from games.engine import SEATS
 from games.models import Hand, Seat
+from games.records import disclosure
+from games.services.access import openable_tables
 
 TOP_HANDS = 5
 CACHE_SECONDS = 3600
@@ -57,8 +66,12 @@ class PlayerStats:
     self_draws: int = 0
     deal_ins: int = 0
     points: int = 0
-    biggest: list[BigHand] = field(default_factory=list)
+    biggest: list[BigHand] = field(default_factory=list)  # the reader's: see player_stats
     special: dict[str, int] = field(default_factory=dict)  # special hand's label -> times reached
+    best_points: int | None = None  # the most points of any win, private tables' included
+    # Every win as (points, hand id, table id), most points first: what the biggest hands are
+    # picked from for each reader (never sent as is).
+    ranked_wins: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -126,9 +139,24 @@ def special_name(item: dict[str, Any], seat: str | None = None) -> str | None:
     return label
 
 
-def player_stats(user: Any, variant: str, table_ids: Iterable[int] | None = None) -> PlayerStats:
+def player_stats(
+    user: Any,
+    variant: str,
+    table_ids: Iterable[int] | None = None,
+    *,
+    reader: Any = None,
+    session: SessionBase | None = None,
+) -> PlayerStats:
     """The player's statistics over their finished hands of ``variant`` (optionally only at the
-    tables ``table_ids``: a tournament's)."""
+    tables ``table_ids``: a tournament's), with the biggest hands that ``reader`` (a user, or
+    None for an anonymous reader) with ``session`` may open."""
+    figures = _figures(user, variant, table_ids)
+    if not figures.ranked_wins:
+        return figures
+    return replace(figures, biggest=_biggest_for(figures.ranked_wins, reader, session))
+
+
+def _figures(user: Any, variant: str, table_ids: Iterable[int] | None) -> PlayerStats:
     seats = Seat.objects.filter(user=user, table__variant=variant)
     scope = "all"
     if table_ids is not None:
@@ -140,7 +168,8 @@ def player_stats(user: Any, variant: str, table_ids: Iterable[int] | None = None
         return PlayerStats(variant)
     finished = Hand.objects.filter(table_id__in=list(chairs), status=Hand.FINISHED, result__isnull=False)
     mark = finished.aggregate(n=Count("pk"), newest=Max("pk"))
-    key = f"caishen:ratings:stats:{user.pk}:{variant}:{scope}:{mark['n']}:{mark['newest']}"
+    # v2: the cached value holds the ranking of the wins, not the hands themselves.
+    key = f"caishen:ratings:stats:v2:{user.pk}:{variant}:{scope}:{mark['n']}:{mark['newest']}"
     cached = cache.get(key)
     if isinstance(cached, PlayerStats):
         return cached
@@ -151,12 +180,10 @@ def player_stats(user: Any, variant: str, table_ids: Iterable[int] | None = None
 
 def _count(variant: str, chairs: dict[int, int], finished: Any) -> PlayerStats:
     out = PlayerStats(variant)
-    hands = finished.order_by("finished_at", "pk").values_list(
-        "pk", "table_id", "number", "dealer_position", "result", "finished_at"
-    )
+    hands = finished.order_by("finished_at", "pk").values_list("pk", "table_id", "dealer_position", "result")
     special: Counter[str] = Counter()
-    wins: list[BigHand] = []
-    for pk, table_id, number, dealer, stored, finished_at in hands:
+    wins: list[tuple[int, int, int]] = []
+    for pk, table_id, dealer, stored in hands:
         result: dict[str, Any] = stored or {}
         me = SEATS[(chairs[table_id] - dealer) % 4]
         out.hands += 1
@@ -168,12 +195,36 @@ def _count(variant: str, chairs: dict[int, int], finished: Any) -> PlayerStats:
             out.wins += 1
             out.self_draws += bool(result.get("self_drawn"))
             breakdown = list(result.get("breakdown") or [])
-            wins.append(BigHand(pk, table_id, number, points, finished_at, breakdown))
+            wins.append((points, pk, table_id))
             special.update(name for item in breakdown if (name := special_name(item, me)) is not None)
         elif result.get("from") == me and not result.get("self_drawn"):
             out.deal_ins += 1
-    out.biggest = sorted(wins, key=lambda b: (-b.points, b.hand_id))[:TOP_HANDS]
+    out.ranked_wins = sorted(wins, key=lambda w: (-w[0], w[1]))
+    out.best_points = out.ranked_wins[0][0] if out.ranked_wins else None
     out.special = dict(special)
+    return out
+
+
+def _biggest_for(ranked: list[tuple[int, int, int]], reader: Any, session: SessionBase | None) -> list[BigHand]:
+    """The reader's biggest hands: the first TOP_HANDS wins, most points first, of tables the
+    reader may open and whose secrets may be disclosed now; the others are skipped, not hidden
+    in place, so nothing says where a hidden hand ranks."""
+    openable = openable_tables(reader, session, {table_id for _, _, table_id in ranked})
+    candidates = [(points, hand_id) for points, hand_id, table_id in ranked if table_id in openable]
+    out: list[BigHand] = []
+    # Read the hands a few at a time: the disclosure check needs the row, and usually the first
+    # TOP_HANDS all pass.
+    for start in range(0, len(candidates), TOP_HANDS * 2):
+        batch = candidates[start : start + TOP_HANDS * 2]
+        rows = Hand.objects.select_related("table").in_bulk([hand_id for _, hand_id in batch])
+        for points, hand_id in batch:
+            row = rows.get(hand_id)
+            if row is None or not disclosure.may_disclose(row):
+                continue
+            breakdown = list((row.result or {}).get("breakdown") or [])
+            out.append(BigHand(hand_id, row.table_id, row.number, points, row.finished_at, breakdown))
+            if len(out) == TOP_HANDS:
+                return out
     return out
 
 

@@ -75,7 +75,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         {
             "who": who,
             "panels": rating_panels(who),
-            "stats": player_stats(who, chosen),
+            # The biggest hands listed are those this reader may open (the replay's rule).
+            "stats": player_stats(who, chosen, reader=request.user, session=request.session),
             "rules": rules,
             "played": [get_variant(k) for k in played],
         },

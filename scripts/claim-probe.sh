@@ -2,7 +2,9 @@
 # Claim protection, measured (docs/performance.md, "Claim protection against timing"): scripted
 # people play on a simulated clock in a throwaway SQLite database; one seat's frames and their
 # timing feed a classifier that guesses whether anyone else could claim.  Prints its accuracy
-# against chance for the uniform windows (the default) and, for reference, the older pause scheme.
+# against chance for the uniform windows (the default) and, for reference, the older pause scheme;
+# then the early-close case (a bot's claim ends the window: does the moment it closes tell the
+# person who passed whether another person could claim?), uniform windows only.
 #
 #   scripts/claim-probe.sh [WINDOWS]      # default 1000
 set -euo pipefail
@@ -19,3 +21,4 @@ export DATABASE_URL="sqlite:///$WORK/db.sqlite3" CAISHEN_VAR_DIR="$WORK" DJANGO_
 for protection in uniform pause; do
     .venv/bin/python manage.py claimprobe --windows "$WINDOWS" --protection "$protection"
 done
+.venv/bin/python manage.py claimprobe --windows "$WINDOWS" --protection uniform --case early-close

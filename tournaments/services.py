@@ -480,12 +480,13 @@ def standings_json(t: Tournament) -> dict[str, Any]:
 
 
 def standings_csv(t: Tournament) -> str:
-    import csv
     import io
+
+    from core.spreadsheet_cells import SafeWriter
 
     s = standings(t)
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = SafeWriter(buf)
     rounds = list(range(1, t.rounds + 1))
     w.writerow(["rank", "player", "points", "placings", "wins", "byes", *[f"round {n}" for n in rounds]])
     for r in s.rows:
@@ -494,11 +495,12 @@ def standings_csv(t: Tournament) -> str:
 
 
 def results_csv(t: Tournament) -> str:
-    import csv
     import io
 
+    from core.spreadsheet_cells import SafeWriter
+
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = SafeWriter(buf)
     w.writerow(["round", "table", "table_id", "hands", "finished", "chair", "player", "points", "wins", "placing"])
     for res in table_results(t):
         for c in res.chairs:

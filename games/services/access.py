@@ -11,9 +11,11 @@ socket ask (the socket layer imports this, never the HTML views).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
+from django.db.models import Q
 
 from games import services
 from games.models import Table
@@ -42,6 +44,26 @@ def can_open(user: Any, session: SessionBase | None, table: Table) -> bool:
     return session is not None and table.room_code in session.get(ROOM_CODES_SESSION_KEY, [])
 
 
+def openable_tables(user: Any, session: SessionBase | None, table_ids: Iterable[int]) -> set[int]:
+    """The tables among ``table_ids`` that :func:`can_open` lets this reader open, in two queries
+    whatever their number (a player's statistics list hands from many tables)."""
+    wanted = set(table_ids)
+    if not wanted:
+        return set()
+    public = set(Table.objects.filter(pk__in=wanted, is_private=False).values_list("pk", flat=True))
+    private = wanted - public
+    allowed = Q(pk__in=[])  # nothing, unless one of the rule's grounds below holds
+    codes = list(session.get(ROOM_CODES_SESSION_KEY, [])) if session is not None else []
+    if codes:
+        allowed |= Q(room_code__in=codes)
+    if user is not None and user.is_authenticated:
+        allowed |= Q(owner_id=user.pk) | Q(seats__user_id=user.pk)
+    if not private:
+        return public
+    opened = Table.objects.filter(Q(pk__in=private, is_private=True) & allowed).values_list("pk", flat=True)
+    return public | set(opened)
+
+
 def state_for_reader(table: Table, user: Any) -> Snapshot:
     """The snapshot for a page or API reader: a seated player's own view, else the watcher's
     (delayed, public) — so no side door (the table page, the REST API) shows play undelayed."""
@@ -52,4 +74,11 @@ def state_for_reader(table: Table, user: Any) -> Snapshot:
     return spectating.spectator_state(table)
 
 
-__all__ = ["ROOM_CODES_SESSION_KEY", "can_open", "held_position", "remember_room_code", "state_for_reader"]
+__all__ = [
+    "ROOM_CODES_SESSION_KEY",
+    "can_open",
+    "held_position",
+    "openable_tables",
+    "remember_room_code",
+    "state_for_reader",
+]

@@ -29,7 +29,6 @@ from games.engine import (
     Turn,
     advance,
     bot_chooser,
-    claim_taken,
     decision_rng,
     get_variant,
     idle_passes,
@@ -75,6 +74,9 @@ _SAVE_STEP_AND_SNAPSHOT = PreparedUpdate(Hand, STEP_FIELDS + SNAPSHOT_FIELDS)
 _LOG_ACTIONS = PreparedInsert(HandAction)
 # The house bot every automatic seat plays (bots, 托管, a seat whose player left).
 HOUSE_BOTS = bot_chooser([GreedyBot()] * 4)
+
+# Marks a kept window answer that a person's automatic setting gave (auto-win), not their command.
+BY_SETTING = "by_setting"
 
 # HandStep.save writes the log rows as tuples in this order: a new field must be added there too.
 assert _LOG_ACTIONS.field_names == ["hand_id", "seq", "index", "action", "event_count", "created_at"]
@@ -123,9 +125,9 @@ class HandStep:
             if action is None or str(s) in answered:
                 continue
             if t.in_window and self.protected_window():
-                if self.record_answer(action):  # kept like a person's answer; a win takes the tile
-                    self.apply_recorded(pass_the_rest=True)
-                    return True
+                # Kept like a person's answer, but it never closes the window early: the setting
+                # answers only when there is a claim, so its quick answer would tell one.
+                self.record_answer(action, by_setting=True)
                 continue
             self.apply(action)
             return True
@@ -170,27 +172,36 @@ class HandStep:
         people = [s for s in range(4) if not self.automatic(s)]
         return len(people) >= 2 and any(s in t.window_seats for s in people)
 
-    def record_answer(self, action: Action) -> bool:
+    def record_answer(self, action: Action, by_setting: bool = False) -> bool:
         """Keep a person's answer to the protected window off the engine (and off every other
-        reader's frames) until the window closes.  Returns whether it closes now: a claim takes
-        the tile on what is known already (no claimant is still deciding)."""
+        reader's frames) until the window closes.  Returns whether it closes now (see
+        :meth:`claim_decided`).  ``by_setting``: the answer is the person's automatic setting's
+        (auto-win), not a command of theirs."""
         reason = self.engine.refusal(action)
         if reason is not None:
             raise IllegalAction(reason)
         answers = dict(self.row.window_answers or {})
         if str(action.seat) in answers:
             raise IllegalAction(refuse("window_answer_kept", "you have already answered this discard"))
-        answers[str(action.seat)] = action.to_json()
+        answers[str(action.seat)] = {**action.to_json(), BY_SETTING: True} if by_setting else action.to_json()
         self.row.window_answers = answers
         return self.claim_decided()
 
     def claim_decided(self) -> bool:
-        """Would the window give the tile to a claim now?  Seats with nothing to claim count as
-        passing; a seat with a claim that has not answered leaves it open.  A window that would
-        close with no claim waits for its deadline instead: closing early would tell everyone
-        that whoever could claim has passed."""
-        kept = {int(s): Action.from_json(a) for s, a in (self.row.window_answers or {}).items()}
-        return claim_taken(self.engine, kept) is not None
+        """May the protected window close now, before its deadline?  Only once every person it
+        asks has answered with a command of their own: when that happens depends on when people
+        answer, never on what anyone else could claim.  The window then closes whatever the
+        answers (a claim takes the tile, or nobody's does).
+
+        Closing as soon as a claim was sure to take the tile (a bot's, or a person's) told the
+        people who had answered whether another person could still claim: the window stayed
+        open exactly while one could (docs/protocol.md, "Claim protection")."""
+        window = self.engine.window
+        if window is None:
+            return False
+        answers = self.row.window_answers or {}
+        people = [s for s in window.waiting_on() if not self.automatic(s)]
+        return all(str(s) in answers and not answers[str(s)].get(BY_SETTING) for s in people)
 
     def apply_recorded(self, pass_the_rest: bool = False) -> None:
         """Apply the protected window's recorded answers (in seat order: the rule set's claim

@@ -14,6 +14,13 @@ its accuracy is compared with chance (always guessing the more common answer).  
 which a claim was made are left out of the score: a claim is public, so those say nothing
 about protection.
 
+The **early-close** case (``case="early-close"``) asks the same of a window's end: two people
+(the observer, and the chair across) and two bots.  The bots answer every window at once; the
+observer passes at once in every window, with or without a claim; the other person plays as
+above.  Scored are the windows a bot's claim ended (the claim is public; *when* the window
+closed is what could tell), and the truth is whether the other *person* could claim: a window
+that closed as soon as the bot's claim was sure would stay open exactly while that person could.
+
 Run it with ``scripts/claim-probe.sh`` (a throwaway database) or ``manage.py claimprobe``.
 """
 
@@ -43,6 +50,8 @@ from games.runtime import fanout, timers
 from games.wire.deltas import apply_delta, as_update, chains, state_of
 
 CLAIM_EVENTS = {"chow", "pung", "kong", "win"}
+CASES = ("clock", "early-close")
+EARLY_CLOSE_BOTS = (1, 3)  # chairs the bots take in the early-close case (the observer is chair 0)
 PASS_A_CLAIM = 0.5  # how often a scripted person lets a claim the greedy bot would take go
 
 
@@ -55,6 +64,7 @@ class Window:
     deadline_ms: int | None  # the clock shown in the frame that opened it
     duration_ms: int  # from that frame to the next one the observer got
     frames: int  # frames the observer got while it was open (its own answers' included)
+    claimed_by_bot: bool = False  # the claim that ended it was a bot's
 
     def features(self) -> tuple[Any, ...]:
         # Rounded as a person (or a script) watching the clock would see them.
@@ -69,8 +79,16 @@ class Window:
 class ProbeResult:
     protection: str
     windows: list[Window] = field(default_factory=list)
+    case: str = "clock"
+
+    def seen(self) -> int:
+        """Windows towards the run's target: every window, or in the early-close case the scored
+        ones (a bot's claim ends only a few windows in a hundred)."""
+        return len(self.scored()) if self.case == "early-close" else len(self.windows)
 
     def scored(self) -> list[Window]:
+        if self.case == "early-close":
+            return [w for w in self.windows if w.claimed_by_bot]
         return [w for w in self.windows if not w.claimed]
 
     def accuracy(self) -> tuple[float, float, int]:
@@ -99,6 +117,7 @@ class ProbeResult:
     def summary(self) -> dict[str, Any]:
         acc, chance, n = self.accuracy()
         return {
+            "case": self.case,
             "protection": self.protection,
             "windows": len(self.windows),
             "scored": n,
@@ -148,8 +167,15 @@ def simulated(clock: SimClock, sent: list[tuple[datetime, str, dict[str, Any]]])
         yield
 
 
-def probe(windows: int = 1000, seed: int = 1, observer: int = 0, protection: str | None = None) -> ProbeResult:
-    """Play until ``windows`` claim windows opened by others' discards have been seen."""
+def probe(
+    windows: int = 1000, seed: int = 1, observer: int = 0, protection: str | None = None, case: str = "clock"
+) -> ProbeResult:
+    """Play until ``windows`` claim windows opened by others' discards have been seen (in the
+    early-close case: scored, i.e. ended by a bot's claim)."""
+    if case not in CASES:
+        raise ValueError(f"case must be one of {', '.join(CASES)}, not {case!r}")
+    if case == "early-close" and observer in EARLY_CLOSE_BOTS:
+        raise ValueError(f"in the early-close case the observer must be a person (chair 0 or 2), not {observer}")
     protection = protection or str(settings.CAISHEN_CLAIM_PROTECTION)
     rng = random.Random(seed)
     bot = GreedyBot()
@@ -158,16 +184,20 @@ def probe(windows: int = 1000, seed: int = 1, observer: int = 0, protection: str
     people = [User.objects.create_user(f"probe{tag}-{i}") for i in range(4)]
     clock = SimClock(timezone.now())
     sent: list[tuple[datetime, str, dict[str, Any]]] = []
-    result = ProbeResult(protection)
+    result = ProbeResult(protection, case=case)
+    bots = EARLY_CLOSE_BOTS if case == "early-close" else ()
     overrides = {"CAISHEN_CLAIM_PROTECTION": protection, "CAISHEN_BOT_DELAY": 0.8, "CAISHEN_DISCARD_PAUSE": 0.6}
     with simulated(clock, sent), override_settings(**overrides):
-        while len(result.windows) < windows:
-            table = services.create_table(people[0], "zhejiang_caishen", {}, stake=1, hands_total=64)
+        while result.seen() < windows:
+            table = services.create_table(people[observer], "zhejiang_caishen", {}, stake=1, hands_total=64)
+            seated = [p for i, p in enumerate(people) if i not in bots]
             for i, p in enumerate(people):
-                services.sit(table.pk, p, i)
-            for p in people:
+                if i not in bots:
+                    services.sit(table.pk, p, i)
+            table.seats.filter(user__isnull=True).update(is_bot=True, ready=True)
+            for p in seated:
                 services.set_ready(table.pk, p)
-            _play_match(table, people, observer, rng, bot, clock, sent, result, windows)
+            _play_match(table, people, observer, rng, bot, clock, sent, result, windows, bots)
     return result
 
 
@@ -181,6 +211,7 @@ def _play_match(
     sent: list[tuple[datetime, str, dict[str, Any]]],
     result: ProbeResult,
     wanted: int,
+    bots: tuple[int, ...] = (),
 ) -> None:
     group = fanout.seat_group(table.pk, observer)
     agenda: list[tuple[datetime, int, str, int, int]] = []  # (when, tiebreak, what, chair, seq)
@@ -191,7 +222,7 @@ def _play_match(
     held: dict[str, Any] | None = None  # the observer's state, as its v2 client holds it
     for _ in range(200_000):
         table.refresh_from_db()
-        if table.status != Table.PLAYING or len(result.windows) >= wanted:
+        if table.status != Table.PLAYING or result.seen() >= wanted:
             return
         row = Hand.objects.filter(table=table).order_by("-number").first()
         if row is None:
@@ -204,22 +235,25 @@ def _play_match(
             frame = json.loads(message["text"])
             held, whole = _as_client_holds(held, frame)
             if whole is not None:
-                open_window = _observe(whole, at, row, observer, open_window, result)
+                open_window = _observe(whole, at, row, observer, open_window, result, bots)
         engine = services.decoded_engine(row) if row.status == Hand.PLAYING else None
         if engine is not None:
             owed = turn(engine).legal
             for chair in range(4):
                 seat = row.engine_seat(chair)
                 legal = owed.get(seat)
-                if not legal or (row.window_answers or {}).get(str(seat)) is not None:
+                if chair in bots or not legal or (row.window_answers or {}).get(str(seat)) is not None:
                     continue
-                if all(a.kind == PASS for a in legal):
+                passes_at_once = bool(bots) and chair == observer and engine.phase == CLAIM
+                if all(a.kind == PASS for a in legal) and not passes_at_once:
                     continue  # nothing to decide: no buttons in the browser
                 key = (row.pk, row.seq, chair)
                 if key in decided:
                     continue
                 decided.add(key)
                 think = rng.uniform(0.5, 6.5) if engine.phase == CLAIM else rng.uniform(0.8, 4.0)
+                if passes_at_once:
+                    think = 0.0  # the early-close prober: it passes the moment the window opens
                 order += 1
                 heapq.heappush(agenda, (clock.now + timedelta(seconds=think), order, "act", chair, row.seq))
         if row.deadline_at is not None and (row.pk, row.seq, row.deadline_at) not in armed:
@@ -242,7 +276,9 @@ def _play_match(
         if not legal:
             continue
         choice = bot.choose(engine, seat, rng, legal)
-        if engine.phase == CLAIM and choice.kind != PASS and rng.random() < PASS_A_CLAIM:
+        if bots and who == observer and engine.phase == CLAIM:
+            choice = next(a for a in legal if a.kind == PASS)
+        elif engine.phase == CLAIM and choice.kind != PASS and rng.random() < PASS_A_CLAIM:
             choice = next(a for a in legal if a.kind == PASS)  # people let many claims go
         command = {k: v for k, v in choice.to_json().items() if k != "seat"}
         with contextlib.suppress(services.Refused):
@@ -270,13 +306,17 @@ def _observe(
     observer: int,
     open_window: dict[str, Any] | None,
     result: ProbeResult,
+    bots: tuple[int, ...] = (),
 ) -> dict[str, Any] | None:
     """Fold one frame the observer got into the window being watched; returns the open one."""
     if open_window is not None:
         open_window["frames"] += 1
         if frame.get("type") == "update" and frame.get("seq") != open_window["seq"]:
             duration = int((at - open_window["at"]).total_seconds() * 1000)
-            claimed = any(e.get("kind") in CLAIM_EVENTS for e in frame.get("events", []))
+            claims = [e for e in frame.get("events", []) if e.get("kind") in CLAIM_EVENTS]
+            claimed = bool(claims)
+            winds = (frame.get("hand") or {}).get("winds") or {}
+            bot_winds = {winds.get(str(chair)) for chair in bots}
             result.windows.append(
                 Window(
                     someone_could_claim=open_window["truth"],
@@ -284,6 +324,7 @@ def _observe(
                     deadline_ms=open_window["deadline_ms"],
                     duration_ms=duration,
                     frames=open_window["frames"] - 1,
+                    claimed_by_bot=any(e.get("seat") in bot_winds for e in claims),
                 )
             )
             open_window = None
@@ -302,14 +343,15 @@ def _observe(
             "at": at,
             "deadline_ms": hand.get("deadline_in_ms"),
             "frames": 0,
-            "truth": _someone_else_could_claim(row, frame["seq"], observer),
+            "truth": _someone_else_could_claim(row, frame["seq"], observer, bots),
         }
     return open_window
 
 
-def _someone_else_could_claim(row: Hand, seq: int, observer: int) -> bool:
+def _someone_else_could_claim(row: Hand, seq: int, observer: int, bots: tuple[int, ...] = ()) -> bool:
     """Ground truth from the engine as saved at ``seq`` (frames are read right after the step
-    that made them): did a seat other than the observer hold a real claim (more than a pass)?"""
+    that made them): did a seat other than the observer (and the ``bots``' chairs) hold a real
+    claim (more than a pass)?"""
     row.refresh_from_db()
     if row.seq != seq:
         raise RuntimeError(f"the probe read frame {seq} late (the hand is at {row.seq})")
@@ -318,4 +360,5 @@ def _someone_else_could_claim(row: Hand, seq: int, observer: int) -> bool:
     if engine.phase != CLAIM or window is None:
         return False
     me = row.engine_seat(observer)
-    return any(s != me and acts for s, acts in window.options.items())
+    left_out = {me, *(row.engine_seat(chair) for chair in bots)}
+    return any(s not in left_out and acts for s, acts in window.options.items())

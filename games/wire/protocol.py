@@ -164,11 +164,14 @@ def hand_info(
 
 def _with_own_answer(row: Hand, engine_seat: int | None, view: dict[str, Any]) -> dict[str, Any]:
     """A seat that has answered a protected claim window sees its answer and no more buttons;
-    the window stays open for everyone else until its deadline (services.play)."""
+    the window stays open for everyone else until its deadline, or until every person it asks
+    has answered (services.play)."""
     answered = (row.window_answers or {}).get(str(engine_seat)) if engine_seat is not None else None
     if answered is None:
         return view
-    return {**view, "legal_actions": [], "answered": answered}
+    # (the kept answer's mark of who gave it, play.BY_SETTING, is the server's own business)
+    shown = {k: v for k, v in answered.items() if k != "by_setting"}
+    return {**view, "legal_actions": [], "answered": shown}
 
 
 def render_state(

@@ -10,6 +10,7 @@ kept off every other reader's frames until the window closes (or a claim takes t
 from __future__ import annotations
 
 import itertools
+import json
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,7 +19,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games import services
+from games.engine import rigged_hand
 from games.engine.state import DISCARD, PASS
+from games.engine.tiles import parse_tiles
 from games.models import Hand, Table
 from games.runtime import fanout
 from games.tools.claimprobe import probe
@@ -51,8 +54,9 @@ def uniform(settings: Any, monkeypatch: Any) -> tuple[Clock, list[tuple[str, dic
     return clock, sent
 
 
-def rigged_table(people: int) -> tuple[Table, Hand, list[Any]]:
-    """The GOLDEN deal with ``people`` persons in chairs 0.. and bots in the rest; chair 0 is East."""
+def rigged_table(people: int, deal: Any = None) -> tuple[Table, Hand, list[Any]]:
+    """The GOLDEN deal (or ``deal``) with ``people`` persons in chairs 0.. and bots in the rest;
+    chair 0 is East."""
     User = get_user_model()
     tag = next(_tags)
     users = [User.objects.create_user(f"cp{tag}_{i}", password="pw-123456") for i in range(people)]
@@ -62,7 +66,7 @@ def rigged_table(people: int) -> tuple[Table, Hand, list[Any]]:
     table.seats.filter(user__isnull=True).update(is_bot=True)
     table.seats.update(ready=True)
     table.refresh_from_db()
-    services.start_match(table, first_hand=rigged())
+    services.start_match(table, first_hand=deal if deal is not None else rigged())
     return table, Hand.objects.get(table=table), users
 
 
@@ -131,7 +135,9 @@ def test_an_answer_is_kept_private_until_the_window_closes_at_its_deadline(unifo
     assert seat.timeouts == 0  # it answered: no timeout counted
 
 
-def test_a_claim_takes_the_tile_at_once_when_no_other_claimant_is_deciding(uniform: Any) -> None:
+def test_a_claim_waits_for_the_people_who_have_not_answered(uniform: Any) -> None:
+    """A claim is kept like any answer: the tile goes to it at the deadline, or as soon as every
+    person the window asks has answered, never sooner because nobody else could claim."""
     clock, sent = uniform
     table, hand, users = rigged_table(4)
     claimable, _ = discards_by_claims(hand)
@@ -153,10 +159,98 @@ def test_a_claim_takes_the_tile_at_once_when_no_other_claimant_is_deciding(unifo
     claim = next(a for a in engine.window.options[claimant] if a.kind != PASS)
     command = {k: v for k, v in claim.to_json().items() if k != "seat"}
     services.submit(row.pk, users[row.position_of(claimant)], command, row.seq)
+    kept = Hand.objects.get(pk=row.pk)
+    assert kept.seq == row.seq and kept.deadline_at == row.deadline_at  # nothing public yet
+    # The other people (nothing to claim) pass: the last answer closes the window at once.
+    others = [s for s in engine.window.waiting_on() if s != claimant]
+    for seat in others:
+        current = Hand.objects.get(pk=row.pk)
+        services.submit(row.pk, users[row.position_of(seat)], {"do": "pass"}, current.seq)
     taken = Hand.objects.get(pk=row.pk)
-    assert taken.seq == row.seq + 1  # public at once, before the deadline
+    assert taken.seq == row.seq + 1  # public now, before the deadline
     assert services.decoded_engine(taken).window is None
     assert taken.window_answers == {}
+
+
+# East (a person) discards 7p first; North (a bot) wins on it at once; West (a person, the prober)
+# has nothing to claim and passes at once.  South (a person, who does not answer) may chow the 7p
+# in case A and has nothing in case B: West must not be able to tell which.
+EARLY_CLOSE = {
+    "E": "7p 1m 1m 2m 9m 1s 9s E S W N C F F",
+    "S": {"A": "5p 6p 1s 2s 4s 5s 7s 8s E E S W N", "B": "2p 9p 1s 2s 4s 5s 7s 8s E E S W N"},
+    "W": "1p 1p 1p 2s 2s 4s 4s 8s 8s 9p 9p 5m 5m",
+    "N": "123m 456m 789m 234s 7p",
+}
+WEST = 2
+
+
+def early_close_deal(case: str) -> Any:
+    hands = [EARLY_CLOSE[s] if s != "S" else EARLY_CLOSE["S"][case] for s in "ESWN"]
+    return rigged_hand("zhejiang_caishen", [parse_tiles(h) for h in hands], parse_tiles("3p")[0])
+
+
+def as_the_prober_sees_it(uniform: Any, case: str, south_passes_at_ms: int | None) -> list[tuple[Any, ...]]:
+    """West's frames, each with the simulated time it was sent (ms after East's discard): type,
+    seqs, the clock shown, the phase, West's buttons and kept answer, the events (kind, seat,
+    tile).  The hands revealed when the hand ends are left out (South's differ by construction)."""
+    clock, sent = uniform
+    table, hand, users = rigged_table(3, early_close_deal(case))
+    start = clock.now
+    seen: list[tuple[Any, ...]] = []
+
+    def collect() -> None:
+        ms = int((clock.now - start).total_seconds() * 1000)
+        for group, message in sent:
+            if group != fanout.seat_group(table.pk, WEST) or message.get("type") != "table.frame":
+                continue
+            frame = json.loads(message["text"])
+            hand_part = frame.get("hand") or {}
+            view = frame.get("view") or {}
+            events = [(e.get("kind"), e.get("seat"), e.get("tile")) for e in frame.get("events", [])]
+            seen.append(
+                (ms, frame.get("type"), frame.get("base"), frame.get("seq"), hand_part.get("deadline_in_ms"),
+                 view.get("phase"), view.get("legal_actions"), view.get("answered"), events)
+            )  # fmt: skip
+        sent.clear()
+
+    sent.clear()
+    services.submit(hand.pk, users[0], {"do": "discard", "tile": "7p"}, hand.seq)
+    collect()
+    row = Hand.objects.get(pk=hand.pk)
+    window = services.decoded_engine(row).window
+    assert window is not None and [a.kind for a in window.options[3]] == ["win"]
+    assert bool(window.options[1]) == (case == "A") and not window.options[WEST]
+    services.submit(row.pk, users[WEST], {"do": "pass"}, row.seq)  # at once
+    collect()
+    if south_passes_at_ms is not None:
+        clock.now = start + timedelta(milliseconds=south_passes_at_ms)
+        services.submit(row.pk, users[1], {"do": "pass"}, row.seq)
+        collect()
+    deadline = Hand.objects.get(pk=row.pk).deadline_at
+    if deadline is not None:
+        clock.now = deadline + timedelta(milliseconds=1)
+        services.wake("hand", row.pk, row.seq)
+        collect()
+    assert Hand.objects.get(pk=row.pk).status == Hand.FINISHED  # North's win took the tile
+    return seen
+
+
+def test_the_early_close_tells_the_prober_nothing_of_another_persons_claim(uniform: Any) -> None:
+    """Case A (South may chow) and case B (South cannot) look the same to West, frame for frame
+    and to the millisecond of the simulated clock: the window closes at its deadline in both."""
+    a = as_the_prober_sees_it(uniform, "A", None)
+    b = as_the_prober_sees_it(uniform, "B", None)
+    assert a == b
+    closing = [f for f in a if any(kind == "win" for kind, _, _ in f[-1])]
+    assert closing and closing[0][0] == 5001  # claim_seconds (5) after the discard, not at the pass
+
+
+def test_the_window_closes_early_once_every_person_has_answered_in_both_cases(uniform: Any) -> None:
+    a = as_the_prober_sees_it(uniform, "A", 1200)
+    b = as_the_prober_sees_it(uniform, "B", 1200)
+    assert a == b
+    closing = [f for f in a if any(kind == "win" for kind, _, _ in f[-1])]
+    assert closing and closing[0][0] == 1200
 
 
 def test_a_lone_person_among_bots_keeps_the_quick_pace(uniform: Any) -> None:

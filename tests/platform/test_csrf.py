@@ -31,11 +31,11 @@ from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.authtoken.models import Token
 from rest_framework.views import APIView
 
 from accounts import email_address, second_factor
-from accounts.models import Profile, Wallet
+from accounts import services as accounts
+from accounts.models import ApiToken, Hold, HoldChange, Profile, Wallet
 from games import services
 from games.models import Seat, Table
 from games.services.access import ROOM_CODES_SESSION_KEY
@@ -162,6 +162,8 @@ class World:
                 out[key] = "zhejiang_caishen"
             elif key == "user_id":
                 out[key] = self.player.pk
+            elif key == "hold_id":
+                out[key] = self.player_hold().pk
             elif name.startswith(("tournaments", "tournaments_api")):
                 out[key] = self.event.pk
             elif "hand" in name:
@@ -169,6 +171,11 @@ class World:
             else:
                 out[key] = self.table.pk
         return out
+
+    def player_hold(self) -> Hold:
+        """An active hold of the player's wallet (a running match's stake), the same one each call."""
+        accounts.take_holds("table:csrf", {Wallet.objects.get(user=self.player).pk: 5})
+        return Hold.objects.get(wallet__user=self.player, reference="table:csrf", released_at__isnull=True)
 
 
 @pytest.fixture
@@ -265,12 +272,19 @@ def form_cases(w: World) -> dict[str, Case]:
             {"direction": "credit", "amount": "7", "note": "goodwill"},
             lambda c: Wallet.objects.get(user=w.player).balance == 1007,
         ),
+        "accounts:staff_hold_change": Case(
+            "staff",
+            reverse("accounts:staff_adjust", args=[w.player.pk]),
+            reverse("accounts:staff_hold_change", args=[w.player.pk, w.player_hold().pk]),
+            {f"hold-{w.player_hold().pk}-note": "released: the match was void"},
+            lambda c: HoldChange.objects.filter(hold__wallet__user=w.player, released=True).exists(),
+        ),
         "accounts:api_token": Case(
             "player",
             reverse("accounts:profile"),
             reverse("accounts:api_token"),
             {},
-            lambda c: Token.objects.filter(user=w.player).exists(),
+            lambda c: ApiToken.objects.filter(user=w.player).exists(),
         ),
         "set_language": Case(
             "player",
@@ -468,6 +482,7 @@ CASE_NAMES = [
     "accounts:password_change",
     "accounts:profile",
     "accounts:staff_adjust",
+    "accounts:staff_hold_change",
     "accounts:api_token",
     "set_language",
     "games:create",

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.tools.claimprobe import probe
+from games.tools.claimprobe import CASES, probe
 
 
 class Command(BaseCommand):
@@ -25,7 +25,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--protection", choices=["uniform", "pause"], default=None, help="default: CAISHEN_CLAIM_PROTECTION"
         )
+        parser.add_argument(
+            "--case",
+            choices=CASES,
+            default="clock",
+            help="clock: does a window's clock tell that someone could claim (four people); early-close: "
+            "does the moment a bot's claim closes it tell the seat that passed whether another person could",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        result = probe(opts["windows"], seed=opts["seed"], observer=opts["observer"], protection=opts["protection"])
+        result = probe(
+            opts["windows"],
+            seed=opts["seed"],
+            observer=opts["observer"],
+            protection=opts["protection"],
+            case=opts["case"],
+        )
         self.stdout.write(json.dumps(result.summary()))
