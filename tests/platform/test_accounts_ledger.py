@@ -356,13 +356,22 @@ def test_a_staff_debit_below_the_holds_leaves_settlement_capped_and_never_negati
     staff = get_user_model().objects.create_user("boss", password="pw-for-tests-1", is_staff=True)
     services.take_holds("table:1", {a.pk: 400})
     services.take_holds("table:2", {a.pk: 400})
-    services.adjust(a, -900, "chargeback", by=staff)  # staff debits are bounded by the balance only
+    with pytest.raises(services.HeldFunds):
+        services.adjust(a, -900, "chargeback", by=staff)  # it would take what the matches hold
+    # A staff member releases table 1's hold first, on purpose and with a reason; the debit may
+    # then take what table 2 does not hold.
+    hold = Hold.objects.get(reference="table:1", wallet=a)
+    services.change_hold(hold.pk, None, "chargeback confirmed by the bank", by=staff)
+    with pytest.raises(services.HeldFunds):
+        services.adjust(a, -601, "chargeback", by=staff)
+    services.adjust(a, -600, "chargeback", by=staff)
 
     services.settle("hand:12", {a.pk: -300, b.pk: 300}, hold="table:1")
 
-    # Table 1 may take the balance less table 2's hold: 100 - 400, so nothing; never below zero.
+    # Table 1 (its hold released) may take the balance less table 2's hold: 400 - 400, so nothing;
+    # never below zero, and table 2's hold is whole.
     a.refresh_from_db()
-    assert a.balance == 100 and wallet_of(b.user).balance == 0
+    assert a.balance == 400 and wallet_of(b.user).balance == 0
     assert a.available == 0
 
 
