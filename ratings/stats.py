@@ -20,6 +20,7 @@ from django.db.models import Count, Max
 
 from games.engine import SEATS
 from games.models import Hand, Seat
+from games.records import disclosure
 
 TOP_HANDS = 5
 CACHE_SECONDS = 3600
@@ -139,6 +140,9 @@ def player_stats(user: Any, variant: str, table_ids: Iterable[int] | None = None
     if not chairs:
         return PlayerStats(variant)
     finished = Hand.objects.filter(table_id__in=list(chairs), status=Hand.FINISHED, result__isnull=False)
+    # A duplicate deal still played at another table is not counted yet (its outcome is secret);
+    # the cache key below changes when it is, so the statistics pick it up at the next read.
+    finished = disclosure.disclosed_only(finished)
     mark = finished.aggregate(n=Count("pk"), newest=Max("pk"))
     key = f"caishen:ratings:stats:{user.pk}:{variant}:{scope}:{mark['n']}:{mark['newest']}"
     cached = cache.get(key)

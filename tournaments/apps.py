@@ -10,13 +10,20 @@ class TournamentsConfig(AppConfig):
         from accounts import closure
         from games import services
         from games.records import disclosure
-        from tournaments.services import closure_blockers, duplicate_hand_disclosed, duplicate_seed
+        from tournaments.services import (
+            closure_blockers,
+            disclosed_duplicate_hands,
+            duplicate_hand_disclosed,
+            duplicate_seed,
+        )
 
         if duplicate_seed not in services.SEED_PROVIDERS:
             services.SEED_PROVIDERS.append(duplicate_seed)
         # Same walls at every table: a finished hand's secrets wait for the others.
         if duplicate_hand_disclosed not in disclosure.DISCLOSURE_CHECKS:
             disclosure.DISCLOSURE_CHECKS.append(duplicate_hand_disclosed)
+        if disclosed_duplicate_hands not in disclosure.DISCLOSURE_FILTERS:
+            disclosure.DISCLOSURE_FILTERS.append(disclosed_duplicate_hands)
         # A player entered in (or organising) an unfinished event cannot close their account.
         if closure_blockers not in closure.CLOSURE_CHECKS:
             closure.CLOSURE_CHECKS.append(closure_blockers)

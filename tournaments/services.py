@@ -20,11 +20,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games import services as games
 from games.engine import OptionsError, get_variant, new_seed, seed_commitment
 from games.models import Hand, Table
+from games.records import disclosure
 from tournaments.models import Registration, Round, RoundSeat, RoundTable, Tournament
 
 Refused = games.Refused
@@ -256,6 +258,22 @@ def duplicate_hand_disclosed(hand: Hand) -> bool | None:
     return not pending.exists()
 
 
+def disclosed_duplicate_hands(hands: QuerySet[Hand]) -> QuerySet[Hand]:
+    """The ``games.records.disclosure.DISCLOSURE_FILTERS`` hook, :func:`duplicate_hand_disclosed`
+    for a whole queryset in one query: leave out a finished hand of a duplicate round while
+    another table of its round, still playing, has not finished that hand number."""
+    pending = (
+        Table.objects.filter(
+            tournament_table__round_id=OuterRef("table__tournament_table__round_id"),
+            hands_played__lt=OuterRef("number"),
+        )
+        .exclude(status__in=(Table.FINISHED, Table.ABORTED))
+        .values("pk")
+    )
+    secret = Q(status=Hand.FINISHED, table__tournament_table__round__tournament__duplicate=True) & Exists(pending)
+    return hands.exclude(secret)
+
+
 def _seating_order(t: Tournament, players: list[User], seed: str, number: int) -> list[User]:
     if t.seating == Tournament.BY_STANDINGS and number > 1:
         rank = {row.user_id: i for i, row in enumerate(standings(t).rows)}
@@ -366,8 +384,11 @@ def table_results(t: Tournament) -> list[TableResult]:
         for link in rnd.tables.all():
             table = link.table
             points, wins, hands = [0, 0, 0, 0], [0, 0, 0, 0], 0
-            for h in Hand.objects.filter(table=table, status=Hand.FINISHED).order_by("number"):
-                hands += 1
+            finished = Hand.objects.filter(table=table, status=Hand.FINISHED)
+            hands = finished.count()
+            # A duplicate deal still played at another table counts as finished, nothing more:
+            # its points would tell the other tables what it holds (games.records.disclosure).
+            for h in disclosure.disclosed_only(finished).order_by("number"):
                 result = h.result or {}
                 for wind, delta in (result.get("deltas") or {}).items():
                     points[h.position_of("ESWN".index(wind))] += int(delta)
