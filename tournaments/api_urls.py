@@ -11,6 +11,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", api.TournamentDetailView.as_view(), name="detail"),
     path("tournaments/<int:pk>/register/", api.RegisterView.as_view(), name="register"),
     path("tournaments/<int:pk>/withdraw/", api.WithdrawView.as_view(), name="withdraw"),
+    path("tournaments/<int:pk>/check-in/", api.CheckInView.as_view(), name="check_in"),
     path("tournaments/<int:pk>/manage/", api.ManageView.as_view(), name="manage"),
     path("tournaments/<int:pk>/standings/", api.StandingsView.as_view(), name="standings"),
 ]

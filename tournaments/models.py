@@ -32,6 +32,20 @@ class Tournament(models.Model):
     fill = models.CharField(max_length=5, choices=FILLS, default=BOTS)
     duplicate = models.BooleanField(default=False)  # every table of a round plays the same walls
     max_players = models.PositiveSmallIntegerField(default=16)
+    # Check-in: with it on, a round seats only the registered players who checked in during its
+    # window (which opens ``check_in_minutes`` before ``next_round_at``, or when the organiser
+    # opens it by hand); the others are absentees, handled by ``absentees``.
+    WAITING_LIST, BYE, BOT = "waiting", "bye", "bot"
+    ABSENTEE_RULES = [
+        (WAITING_LIST, "replaced by the first checked-in player of the waiting list"),
+        (BYE, "a bye"),
+        (BOT, "a bot plays the chair"),
+    ]
+    check_in = models.BooleanField(default=False)
+    check_in_minutes = models.PositiveSmallIntegerField(default=10)
+    absentees = models.CharField(max_length=8, choices=ABSENTEE_RULES, default=WAITING_LIST)
+    next_round_at = models.DateTimeField(null=True, blank=True)  # the organiser's announced start
+    check_in_opened_for = models.PositiveSmallIntegerField(null=True, blank=True)  # round opened by hand
     status = models.CharField(max_length=12, choices=STATUSES, default=DRAFT)
     published = models.BooleanField(default=False)  # standings public
     created_at = models.DateTimeField(auto_now_add=True)
@@ -87,6 +101,36 @@ class RoundSeat(models.Model):
     round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, null=True, blank=True, related_name="seats")
     position = models.PositiveSmallIntegerField(null=True, blank=True)  # chair 0..3
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    absent = models.BooleanField(default=False)  # registered, did not check in: not seated
 
     class Meta:
         ordering = ["round_table__number", "position"]
+
+
+class CheckIn(models.Model):
+    """A player present for round ``round_number`` (checked in during its window)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="check_ins")
+    round_number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round_number", "user"], name="one_check_in_per_round")
+        ]
+
+
+class EventLog(models.Model):
+    """What happened on the evening, for the organiser and afterwards: every organiser action
+    and every absentee handled, in order."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    action = models.CharField(max_length=32)
+    detail = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]

@@ -27,6 +27,7 @@ from games import services as games
 from games.engine import OptionsError, get_variant, new_seed, seed_commitment
 from games.models import Hand, Table
 from games.records import disclosure
+from tournaments import checkin
 from tournaments.models import Registration, Round, RoundSeat, RoundTable, Tournament
 
 Refused = games.Refused
@@ -38,6 +39,7 @@ TIE_BREAKS = (
     "registration order (earlier first)",
 )
 BYE_PLACING = 2.5
+ABSENT_PLACING = 4  # an absentee replaced or played by a bot: last place at no table
 
 
 # ------------------------------------------------------------------------ organiser
@@ -56,6 +58,9 @@ def create_tournament(
     fill: str = Tournament.BOTS,
     duplicate: bool = False,
     max_players: int = 16,
+    check_in: bool = False,
+    check_in_minutes: int = 10,
+    absentees: str = Tournament.WAITING_LIST,
 ) -> Tournament:
     try:
         opts = get_variant(variant).validate_options(options or {})
@@ -72,7 +77,14 @@ def create_tournament(
         raise Refused("unknown seating or fill method")
     if not 5 <= turn_seconds <= 300 or not 3 <= claim_seconds <= 120:
         raise Refused("time limits: 5–300 s per turn, 3–120 s per claim")
+    if not 1 <= check_in_minutes <= 240:
+        raise Refused("check-in opens 1 to 240 minutes before a round")
+    if absentees not in dict(Tournament.ABSENTEE_RULES):
+        raise Refused("unknown rule for absentees")
     return Tournament.objects.create(
+        check_in=bool(check_in),
+        check_in_minutes=check_in_minutes,
+        absentees=absentees,
         name=name[:100],
         organiser=organiser,
         variant=variant,
@@ -296,6 +308,7 @@ def start_round(tournament_id: int, user: User) -> Round:
         if not _round_over(current_round(t)):
             raise Refused("the current round is still being played")
         players = [r.user for r in t.registrations.filter(status=Registration.REGISTERED).select_related("user")]
+        players, absent, bot_for = _with_absentees(t, number, players, user)
         tables = len(players) // 4 if t.fill == Tournament.BYES else -(-len(players) // 4)
         if tables == 0:
             raise Refused("not enough players for a table")
@@ -303,6 +316,8 @@ def start_round(tournament_id: int, user: User) -> Round:
         rnd = Round.objects.create(tournament=t, number=number, seed=seed, seed_hash=seed_commitment(seed))
         order = _seating_order(t, players, seed, number)
         seated, byes = order[: tables * 4], order[tables * 4 :]
+        for player in absent:
+            RoundSeat.objects.create(round=rnd, round_table=None, position=None, user=player, absent=True)
         for i in range(tables):
             group = seated[i * 4 : i * 4 + 4]
             table = games.create_table(
@@ -317,6 +332,9 @@ def start_round(tournament_id: int, user: User) -> Round:
             )
             link = RoundTable.objects.create(round=rnd, number=i + 1, table=table)
             for position, player in enumerate(group):
+                if player.pk in bot_for:  # an absentee's chair, played by a bot
+                    RoundSeat.objects.create(round=rnd, round_table=link, position=position, user=None)
+                    continue
                 try:
                     games.sit(table.pk, player, position)
                 except Refused as exc:  # e.g. a wallet below the table's minimum: substitute them
@@ -324,15 +342,42 @@ def start_round(tournament_id: int, user: User) -> Round:
                 RoundSeat.objects.create(round=rnd, round_table=link, position=position, user=player)
             for position in range(len(group), 4):
                 RoundSeat.objects.create(round=rnd, round_table=link, position=position, user=None)
-            for player in group:
+            present = [p for p in group if p.pk not in bot_for]
+            for player in present:
                 games.set_ready(table.pk, player)
-            if len(group) < 4:
+            if len(present) < 4:
                 games.add_bots(table.pk, t.organiser)
         for player in byes:
             RoundSeat.objects.create(round=rnd, round_table=None, position=None, user=player)
         t.status = Tournament.RUNNING
         t.save(update_fields=["status"])
         return rnd
+
+
+def _with_absentees(
+    t: Tournament, number: int, players: list[User], organiser: User
+) -> tuple[list[User], list[User], set[int]]:
+    """Who is seated in round ``number`` under check-in: the checked-in registered players, then
+    by the event's rule for the others (the absentees) — the first checked-in players of the
+    waiting list take their places, or they are left out (a bye), or they stay in the seating and
+    a bot plays their chair.  Returns the players to seat, the absentees and the users whose chair
+    a bot plays.  Without check-in: everyone, nobody absent."""
+    if not t.check_in:
+        return players, [], set()
+    here = checkin.present(t, number)
+    absent = [p for p in players if p.pk not in here]
+    for player in absent:
+        checkin.log(t, organiser, "absent", f"round {number}: {player.get_username()}")
+    if t.absentees == Tournament.BOT:
+        return players, absent, {p.pk for p in absent}
+    seated = [p for p in players if p.pk in here]
+    if t.absentees == Tournament.WAITING_LIST:
+        waiting = t.registrations.filter(status=Registration.WAITING, user_id__in=here).select_related("user")
+        for reg, gone in zip(waiting.order_by("created_at", "pk"), absent, strict=False):
+            seated.append(reg.user)
+            note = f"round {number}: {reg.user.get_username()} for {gone.get_username()}"
+            checkin.log(t, organiser, "stand_in", note)
+    return seated, absent, set()
 
 
 def sync_status(t: Tournament) -> Tournament:
@@ -365,6 +410,7 @@ class StandingRow:
     order: int = 0
     rounds: dict[int, int] = field(default_factory=dict)  # round -> points (byes: 0)
     byes: int = 0
+    absences: int = 0  # rounds missed (not checked in): 0 points, and a bye or last place
 
 
 @dataclass
@@ -438,9 +484,14 @@ def standings(t: Tournament) -> Standings:
         if seat.user is None:
             continue
         r = row(seat.user.pk, seat.user.get_username())
+        r.rounds[seat.round.number] = 0
+        if seat.absent:
+            r.absences += 1
+            if t.absentees != Tournament.BYE:  # an absentee not given a bye places last
+                r.placings += ABSENT_PLACING
+                continue
         r.byes += 1
         r.placings += BYE_PLACING
-        r.rounds[seat.round.number] = 0
     ranked = sorted(rows.values(), key=lambda r: (-r.points, r.placings, -r.wins, r.order))
     previous = None
     for i, r in enumerate(ranked, start=1):
@@ -482,6 +533,7 @@ def standings_json(t: Tournament) -> dict[str, Any]:
                 "placings": r.placings,
                 "wins": r.wins,
                 "byes": r.byes,
+                "absences": r.absences,
                 "rounds": {str(k): v for k, v in sorted(r.rounds.items())},
             }
             for r in s.rows

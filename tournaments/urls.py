@@ -10,6 +10,7 @@ urlpatterns = [
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/register/", views.register, name="register"),
     path("<int:pk>/withdraw/", views.withdraw, name="withdraw"),
+    path("<int:pk>/check-in/", views.check_in, name="check_in"),
     path("<int:pk>/manage/", views.manage, name="manage"),
     path("<int:pk>/standings.csv", views.standings_csv, name="standings_csv"),
     path("<int:pk>/results.csv", views.results_csv, name="results_csv"),

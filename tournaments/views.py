@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games.models import Hand, Table
 from games.records import disclosure
-from tournaments import services
+from tournaments import checkin, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Registration, Tournament
 from tournaments.templatetags.tournament_words import TIE_BREAKS
@@ -75,7 +75,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
                     {"link": link, "hands": _replay_links(link.table, withholding=t.duplicate and not over)}
                     for link in rnd.tables.all()
                 ],
-                "byes": [s.user for s in rnd.seats.all() if s.round_table_id is None and s.user],
+                "byes": [s.user for s in rnd.seats.all() if s.round_table_id is None and s.user and not s.absent],
+                "absent": [s.user for s in rnd.seats.all() if s.absent and s.user],
             }
         )
     context = {
@@ -86,6 +87,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "waiting": t.registrations.filter(status=Registration.WAITING).select_related("user"),
         "rounds": rounds,
         "next_table": services.next_table(t, me(request)) if user.is_authenticated else None,
+        "check_in": checkin.window(t),
+        "checked_in": user.is_authenticated and checkin.checked_in(t, me(request)),
         "standings": _with_round_columns(t) if may_see_standings(user, t) else None,
         "round_numbers": list(range(1, t.rounds + 1)),
         "tie_breaks": TIE_BREAKS,  # services.TIE_BREAKS in the reader's language
@@ -124,6 +127,12 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, lambda: checkin.check_in(pk, me(request)))
+
+
+@login_required
+@require_POST
 def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(request, pk, lambda: services.withdraw(pk, me(request)))
 
@@ -151,6 +160,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
         "publish": lambda: services.publish(pk, user, True),
         "unpublish": lambda: services.publish(pk, user, False),
         "substitute": substitute,
+        "open_check_in": lambda: checkin.open_window(pk, user),
     }
     if do not in actions:
         messages.error(request, "unknown action")
