@@ -34,7 +34,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         fields = [
             "id", "name", "organiser", "variant", "options", "stake", "rounds", "hands_per_round",
             "turn_seconds", "claim_seconds", "seating", "fill", "duplicate", "max_players", "status",
-            "published", "registered", "waiting", "check_in_minutes", "absentees", "next_round_at",
+            "published", "registered", "waiting", "check_in_minutes", "absentees", "next_round_at", "offline_grace_seconds",
         ]  # fmt: skip
         # An answer's shape only: events are created through CreateSerializer, whose numbers are
         # bounded; nothing writes through this one (and its model fields' ranges vary by backend).
@@ -77,6 +77,15 @@ class CreateSerializer(StrictJSONTypes, serializers.Serializer):
         choices=[c for c, _ in Tournament.ABSENTEE_RULES],
         default=Tournament.WAITING_LIST,
         help_text="A registered player who has not checked in: replaced by the waiting list, a bye, or a bot.",
+    )
+
+
+    offline_grace_seconds = serializers.IntegerField(
+        min_value=0,
+        max_value=900,
+        default=120,
+        help_text="Seconds a table waits for a seated player who is not connected before auto-play takes "
+        "their turns (0: the ordinary turn clock).",
     )
 
 

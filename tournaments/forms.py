@@ -34,11 +34,21 @@ class TournamentForm(forms.Form):
         required=False,
     )
 
+    offline_grace_seconds = forms.IntegerField(
+        label=_("Seconds a table waits for a player who is not connected before auto-play"),
+        min_value=0,
+        max_value=900,
+        initial=120,
+        required=False,
+    )
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         # Optional on the form (only events with check-in use them): their defaults otherwise.
         if data.get("check_in_minutes") is None:
             data["check_in_minutes"] = 10
+        if data.get("offline_grace_seconds") is None:
+            data["offline_grace_seconds"] = 120
         if not data.get("absentees"):
             data["absentees"] = Tournament.WAITING_LIST
         return data

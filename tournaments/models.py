@@ -46,6 +46,9 @@ class Tournament(models.Model):
     absentees = models.CharField(max_length=8, choices=ABSENTEE_RULES, default=WAITING_LIST)
     next_round_at = models.DateTimeField(null=True, blank=True)  # the organiser's announced start
     check_in_opened_for = models.PositiveSmallIntegerField(null=True, blank=True)  # round opened by hand
+    # How long a table waits for a seated player who is not connected before auto-play (托管)
+    # takes their turns (games.services.grace); 0: the ordinary turn clock.
+    offline_grace_seconds = models.PositiveSmallIntegerField(default=120)
     status = models.CharField(max_length=12, choices=STATUSES, default=DRAFT)
     published = models.BooleanField(default=False)  # standings public
     created_at = models.DateTimeField(auto_now_add=True)
@@ -134,3 +137,22 @@ class EventLog(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
+
+
+class Replacement(models.Model):
+    """An organiser's replacement of a seated player during a round: the chair goes to
+    ``replacement`` (None: a bot) at the table's next hand boundary (``applied_at`` set then),
+    never in the middle of a hand."""
+
+    round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="replacements")
+    position = models.PositiveSmallIntegerField()  # chair 0..3
+    replaced = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    replacement = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]

@@ -40,6 +40,7 @@ TIE_BREAKS = (
 )
 BYE_PLACING = 2.5
 ABSENT_PLACING = 4  # an absentee replaced or played by a bot: last place at no table
+MAX_OFFLINE_GRACE = 900  # seconds: beyond a quarter of an hour a round would stall for one player
 
 
 # ------------------------------------------------------------------------ organiser
@@ -61,6 +62,7 @@ def create_tournament(
     check_in: bool = False,
     check_in_minutes: int = 10,
     absentees: str = Tournament.WAITING_LIST,
+    offline_grace_seconds: int = 120,
 ) -> Tournament:
     try:
         opts = get_variant(variant).validate_options(options or {})
@@ -81,7 +83,10 @@ def create_tournament(
         raise Refused("check-in opens 1 to 240 minutes before a round")
     if absentees not in dict(Tournament.ABSENTEE_RULES):
         raise Refused("unknown rule for absentees")
+    if not 0 <= offline_grace_seconds <= MAX_OFFLINE_GRACE:
+        raise Refused(f"the offline grace is 0 to {MAX_OFFLINE_GRACE} seconds")
     return Tournament.objects.create(
+        offline_grace_seconds=offline_grace_seconds,
         check_in=bool(check_in),
         check_in_minutes=check_in_minutes,
         absentees=absentees,
@@ -329,6 +334,7 @@ def start_round(tournament_id: int, user: User) -> Round:
                 turn_seconds=t.turn_seconds,
                 claim_seconds=t.claim_seconds,
                 score_only=t.stake == 0,
+                offline_grace_seconds=t.offline_grace_seconds,
             )
             link = RoundTable.objects.create(round=rnd, number=i + 1, table=table)
             for position, player in enumerate(group):
