@@ -34,7 +34,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         fields = [
             "id", "name", "organiser", "variant", "options", "stake", "rounds", "hands_per_round",
             "turn_seconds", "claim_seconds", "seating", "fill", "duplicate", "max_players", "status",
-            "published", "registered", "waiting", "check_in_minutes", "absentees", "next_round_at", "offline_grace_seconds",
+            "published", "registered", "waiting", "check_in_minutes", "absentees", "next_round_at",
+            "offline_grace_seconds",
         ]  # fmt: skip
         # An answer's shape only: events are created through CreateSerializer, whose numbers are
         # bounded; nothing writes through this one (and its model fields' ranges vary by backend).
