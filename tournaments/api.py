@@ -80,7 +80,6 @@ class CreateSerializer(StrictJSONTypes, serializers.Serializer):
         help_text="A registered player who has not checked in: replaced by the waiting list, a bye, or a bot.",
     )
 
-
     offline_grace_seconds = serializers.IntegerField(
         min_value=0,
         max_value=900,

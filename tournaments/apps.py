@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
         from accounts import closure
         from games import services
         from games.records import disclosure
+        from tournaments.round_actions import apply_pending
         from tournaments.services import (
             closure_blockers,
             disclosed_duplicate_hands,
@@ -17,6 +18,9 @@ class TournamentsConfig(AppConfig):
             duplicate_seed,
         )
 
+        # An organiser's replacement of a seated player takes effect at the next hand boundary.
+        if apply_pending not in services.match.BEFORE_HAND:
+            services.match.BEFORE_HAND.append(apply_pending)
         if duplicate_seed not in services.SEED_PROVIDERS:
             services.SEED_PROVIDERS.append(duplicate_seed)
         # Same walls at every table: a finished hand's secrets wait for the others.

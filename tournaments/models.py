@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Tournament(models.Model):
     DRAFT, REGISTRATION, CLOSED, RUNNING, FINISHED = "draft", "registration", "closed", "running", "finished"
     STATUSES = [(s, s) for s in (DRAFT, REGISTRATION, CLOSED, RUNNING, FINISHED)]
     RANDOM, BY_STANDINGS = "random", "standings"
-    SEATINGS = [(RANDOM, "random"), (BY_STANDINGS, "by standings after the first round")]
+    SEATINGS = [(RANDOM, _("random")), (BY_STANDINGS, _("by standings after the first round"))]
     BOTS, BYES = "bots", "byes"
-    FILLS = [(BOTS, "bots fill the last table"), (BYES, "the players left over sit out (bye)")]
+    FILLS = [(BOTS, _("bots fill the last table")), (BYES, _("the players left over sit out (bye)"))]
 
     name = models.CharField(max_length=100)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised")
@@ -37,9 +38,9 @@ class Tournament(models.Model):
     # opens it by hand); the others are absentees, handled by ``absentees``.
     WAITING_LIST, BYE, BOT = "waiting", "bye", "bot"
     ABSENTEE_RULES = [
-        (WAITING_LIST, "replaced by the first checked-in player of the waiting list"),
-        (BYE, "a bye"),
-        (BOT, "a bot plays the chair"),
+        (WAITING_LIST, _("replaced by the first checked-in player of the waiting list")),
+        (BYE, _("a bye")),
+        (BOT, _("a bot plays the chair")),
     ]
     check_in = models.BooleanField(default=False)
     check_in_minutes = models.PositiveSmallIntegerField(default=10)

@@ -240,7 +240,9 @@ def current_round(t: Tournament) -> Round | None:
 def _round_over(rnd: Round | None) -> bool:
     if rnd is None:
         return True
-    return not Table.objects.filter(tournament_table__round=rnd).exclude(status=Table.FINISHED).exists()
+    # An aborted table will not play on: it is over too.
+    ended = (Table.FINISHED, Table.ABORTED)
+    return not Table.objects.filter(tournament_table__round=rnd).exclude(status__in=ended).exists()
 
 
 def round_over(rnd: Round) -> bool:
@@ -607,4 +609,4 @@ def next_table(t: Tournament, user: User) -> Table | None:
     if seat is None or seat.round_table is None:
         return None
     table = seat.round_table.table
-    return table if table.status != Table.FINISHED else None
+    return table if table.status not in (Table.FINISHED, Table.ABORTED) else None

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games.models import Hand, Table
 from games.records import disclosure
-from tournaments import checkin, services
+from tournaments import checkin, refusal_words, round_view, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Registration, Tournament
 from tournaments.templatetags.tournament_words import TIE_BREAKS
@@ -82,6 +82,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "event": t,
         "is_organiser": is_organiser,
+        "can_run": round_view.may_run(user, t),  # the live round page: organiser and staff
         "registration": reg,
         "registered": t.registrations.filter(status=Registration.REGISTERED).select_related("user"),
         "waiting": t.registrations.filter(status=Registration.WAITING).select_related("user"),
@@ -115,7 +116,7 @@ def _act(request: HttpRequest, pk: int, fn: Any) -> HttpResponse:
     try:
         fn()
     except services.Refused as exc:
-        messages.error(request, str(exc))
+        messages.error(request, refusal_words.in_words(exc))
     return redirect("tournaments:detail", pk=pk)
 
 
@@ -163,7 +164,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
         "open_check_in": lambda: checkin.open_window(pk, user),
     }
     if do not in actions:
-        messages.error(request, "unknown action")
+        messages.error(request, refusal_words.in_words("unknown action"))
         return redirect("tournaments:detail", pk=pk)
     return _act(request, pk, actions[do])
 
