@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.models import Table
+from ratings.services import rate_deferred
 from tournaments import checkin
 from tournaments.models import Registration, Replacement, Round, RoundSeat, RoundTable, Tournament
 from tournaments.round_view import may_run
@@ -121,4 +122,6 @@ def abort(tournament_id: int, actor: User, table_number: int) -> Table:
         hands = table.hands_played
         note = f"round {rnd.number}, table {link.number}: {hands} hands played count, the hand in play is void"
         checkin.log(t, actor, "table_aborted", note)
+        # An aborted table plays no deal any more: ratings deferred for its deals may be due.
+        transaction.on_commit(rate_deferred, robust=True)
         return table
