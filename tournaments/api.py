@@ -91,7 +91,10 @@ class CreateSerializer(StrictJSONTypes, serializers.Serializer):
 
 class ManageSerializer(StrictJSONTypes, serializers.Serializer):
     do = serializers.ChoiceField(
-        choices=["open", "close", "start_round", "publish", "unpublish", "substitute", "open_check_in"]
+        choices=["open", "close", "start_round", "publish", "unpublish", "substitute", "open_check_in", "schedule"]
+    )
+    at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="schedule: when the next round starts (null: not announced)"
     )
     absent = serializers.CharField(
         required=False, max_length=150, help_text="substitute: the username who did not show"
@@ -238,7 +241,9 @@ class StandingsView(APIView):
 @extend_schema(
     summary="The organiser's controls",
     description="`open` / `close` registration, `start_round` (seats and starts every table of the next round), "
-    "`publish` / `unpublish` the standings, `substitute` (`absent`, optional `replacement`) between rounds. "
+    "`publish` / `unpublish` the standings, `substitute` (`absent`, optional `replacement`) between rounds, "
+    "`open_check_in` (the next round's, now), `schedule` (`at`: the next round's start; check-in opens "
+    "`check_in_minutes` before it). "
     "Answers with the event.",
     request=ManageSerializer,
     responses={200: TournamentSerializer, 400: DETAIL, 404: DETAIL},
@@ -265,6 +270,8 @@ class ManageView(APIView):
                 services.publish(t.pk, request.user, do == "publish")
             elif do == "open_check_in":
                 checkin.open_window(t.pk, request.user)
+            elif do == "schedule":
+                checkin.schedule(t.pk, request.user, form.validated_data.get("at"))
             else:
                 absent = User.objects.filter(username=form.validated_data.get("absent", "")).first()
                 name = form.validated_data.get("replacement")

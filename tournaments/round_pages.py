@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import refusal_words, round_actions, round_view, services
 from tournaments.models import EventLog, Tournament
@@ -26,6 +26,7 @@ def _runnable(request: HttpRequest, pk: int) -> Tournament:
 
 
 @login_required
+@require_GET
 def live_round(request: HttpRequest, pk: int) -> HttpResponse:
     t = _runnable(request, pk)
     log = list(EventLog.objects.filter(tournament=t).select_related("actor").order_by("-at", "-pk")[:LOG_SHOWN])

@@ -3,6 +3,7 @@ event's page (registration, rounds, standings, the organiser's controls) and exp
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, cast
 
 from django.contrib import messages
@@ -11,6 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from games.models import Hand, Table
@@ -154,7 +157,11 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             raise services.Refused("no such player")
         services.substitute(pk, user, absent, replacement)
 
+    def schedule() -> None:
+        checkin.schedule(pk, user, announced_start(request.POST.get("at", "")))
+
     actions = {
+        "schedule": schedule,
         "open": lambda: services.open_registration(pk, user),
         "close": lambda: services.close_registration(pk, user),
         "start_round": lambda: services.start_round(pk, user),
@@ -167,6 +174,18 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, refusal_words.in_words("unknown action"))
         return redirect("tournaments:detail", pk=pk)
     return _act(request, pk, actions[do])
+
+
+def announced_start(raw: str) -> datetime | None:
+    """The organiser's next-round time from the page's ``datetime-local`` field (the reader's
+    time zone, the site's); empty clears it."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    at = parse_datetime(raw.replace(" ", "T"))
+    if at is None:
+        raise services.Refused("the time must be a date and time, e.g. 2026-12-05 19:30")
+    return timezone.make_aware(at) if timezone.is_naive(at) else at
 
 
 def _visible(request: HttpRequest, pk: int) -> Tournament:
