@@ -29,10 +29,13 @@ def quiet_tables(settings: Any) -> None:
 def running_table(grace_seconds: int | None = None) -> tuple[Table, Hand]:
     User = get_user_model()
     organiser = User.objects.create_user("org", password="pw-123456")
-    extra = {} if grace_seconds is None else {"offline_grace_seconds": grace_seconds}
-    t = services.create_tournament(
-        organiser, "Evening", "zhejiang_caishen", rounds=1, hands_per_round=2, turn_seconds=5, **extra
-    )
+    if grace_seconds is None:  # the event's default
+        t = services.create_tournament(organiser, "Evening", "zhejiang_caishen", hands_per_round=2, turn_seconds=5)
+    else:
+        t = services.create_tournament(
+            organiser, "Evening", "zhejiang_caishen", hands_per_round=2, turn_seconds=5,
+            offline_grace_seconds=grace_seconds,
+        )  # fmt: skip
     services.open_registration(t.pk, organiser)
     for i in range(4):
         services.register(t.pk, User.objects.create_user(f"p{i}", password="pw-123456"))
@@ -48,8 +51,9 @@ def test_the_default_grace_is_two_minutes_and_holds_an_absent_players_turn_open(
     seats = list(table.seats.all())
     assert all(s.offline_since is not None and not s.connected for s in seats)
     # The dealer owes the first discard: the clock waits for the grace, not the 5 s turn.
-    assert row.deadline_at is not None
-    assert row.deadline_at >= seats[0].offline_since + timedelta(seconds=115)
+    since = seats[0].offline_since
+    assert row.deadline_at is not None and since is not None
+    assert row.deadline_at >= since + timedelta(seconds=115)
     now = timezone.now()
     assert all(grace.in_grace(s, table, now) for s in seats)
     assert 100 < (grace.seconds_left(seats[0], table, now) or 0) <= 120
