@@ -54,6 +54,9 @@ class Table(models.Model):
     # chair -> wallet units won or lost over the table's settled hands; kept by settlement
     # (games.services.settle_hand) so that every step's frames need not add up the hands again.
     scores = models.JSONField(default=dict, blank=True)
+    # How long the table waits for a seated person who is not connected before 托管 takes their
+    # turns (games.services.grace); 0, the default, is the ordinary clock.  Tournaments set it.
+    offline_grace_seconds = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         indexes = [models.Index(fields=["status", "is_private"])]
@@ -76,6 +79,9 @@ class Seat(models.Model):
     connected = models.BooleanField(default=False)
     connections = models.PositiveSmallIntegerField(default=0)  # open sockets of the seated player
     left = models.BooleanField(default=False)  # walked out of a running match
+    # Since when the seat's player has been away (the last socket closed, or the match started
+    # without them): the start of the table's offline grace (games.services.grace).
+    offline_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]

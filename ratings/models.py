@@ -59,3 +59,13 @@ class TableRatingOption(models.Model):
 
     table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="rating_option")
     rated_with_bots = models.BooleanField(default=False)
+
+
+class DeferredRating(models.Model):
+    """A finished match whose rating waits: a deal it played is still being played elsewhere
+    (a duplicate tournament round), and an Elo change now would tell the other tables how it
+    went.  Rated, and the row removed, once every hand of the match is disclosed
+    (``ratings.services.rate_deferred``)."""
+
+    table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="deferred_rating")
+    created_at = models.DateTimeField(auto_now_add=True)

@@ -17,8 +17,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from games.models import Hand, Seat, Table
+from games.records import disclosure
 from ratings import elo
-from ratings.models import RatedMatch, Rating, RatingChange, TableRatingOption
+from ratings.models import DeferredRating, RatedMatch, Rating, RatingChange, TableRatingOption
 
 # The rating a bot seat plays at when a table is rated with bots: fixed, never updated, so a
 # house bot neither gains nor loses rating and people are measured against a constant.
@@ -71,9 +72,39 @@ def match_complete(row: Hand) -> bool:
 
 
 def hand_booked(row: Hand, seats: list[Seat]) -> None:
-    """Settlement's hook: rate the match when its last hand is booked."""
+    """Settlement's hook: rate the match when its last hand is booked — or, while a deal of the
+    match is still secret (games.records.disclosure: a duplicate round's other table still plays
+    it), note it to rate once the deal is disclosed everywhere.  A rating that moved at once
+    would tell the other tables how the deal went.
+
+    Every booking also looks for deferred matches (one query on a small table): the booking
+    that finishes a deal at the last table is what discloses it, and it is only visible to a
+    reader once committed, so the deferred matches are rated after the commit."""
     if match_complete(row):
-        rate_match(row.table, seats)
+        if match_secret(row):
+            DeferredRating.objects.get_or_create(table=row.table)
+        else:
+            rate_match(row.table, seats)
+    if DeferredRating.objects.exists():
+        transaction.on_commit(rate_deferred, robust=True)
+
+
+def match_secret(row: Hand) -> bool:
+    """Is a hand of ``row``'s match (``row`` itself, being booked, included) withheld now?"""
+    return disclosure.withheld(row) or bool(disclosure.withheld_hands(row.table))
+
+
+def rate_deferred() -> list[RatingChange]:
+    """Rate the deferred matches whose every hand is disclosed now (an aborted table's match
+    never completed, so never waits here).  Idempotent: ``rate_match`` rates a match once."""
+    out: list[RatingChange] = []
+    with transaction.atomic():
+        for waiting in DeferredRating.objects.select_for_update().select_related("table"):
+            if disclosure.withheld_hands(waiting.table):
+                continue
+            out += rate_match(waiting.table, list(waiting.table.seats.all()))
+            waiting.delete()
+    return out
 
 
 @dataclass(frozen=True)

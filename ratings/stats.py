@@ -167,6 +167,9 @@ def _figures(user: Any, variant: str, table_ids: Iterable[int] | None) -> Player
     if not chairs:
         return PlayerStats(variant)
     finished = Hand.objects.filter(table_id__in=list(chairs), status=Hand.FINISHED, result__isnull=False)
+    # A duplicate deal still played at another table is not counted yet (its outcome is secret);
+    # the cache key below changes when it is, so the statistics pick it up at the next read.
+    finished = disclosure.disclosed_only(finished)
     mark = finished.aggregate(n=Count("pk"), newest=Max("pk"))
     # v2: the cached value holds the ranking of the wins, not the hands themselves.
     key = f"caishen:ratings:stats:v2:{user.pk}:{variant}:{scope}:{mark['n']}:{mark['newest']}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 
 from core.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 from core.serializers import StrictJSONTypes
-from tournaments import services
+from tournaments import checkin, services
 from tournaments.models import Tournament
 from tournaments.views import may_see_standings
 
@@ -33,7 +34,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         fields = [
             "id", "name", "organiser", "variant", "options", "stake", "rounds", "hands_per_round",
             "turn_seconds", "claim_seconds", "seating", "fill", "duplicate", "max_players", "status",
-            "published", "registered", "waiting",
+            "published", "registered", "waiting", "check_in_minutes", "absentees", "next_round_at",
+            "offline_grace_seconds",
         ]  # fmt: skip
         # An answer's shape only: events are created through CreateSerializer, whose numbers are
         # bounded; nothing writes through this one (and its model fields' ranges vary by backend).
@@ -68,10 +70,32 @@ class CreateSerializer(StrictJSONTypes, serializers.Serializer):
     fill = serializers.ChoiceField(choices=[c for c, _ in Tournament.FILLS], default=Tournament.BOTS)
     duplicate = serializers.BooleanField(default=False)
     max_players = serializers.IntegerField(min_value=4, max_value=1000, default=16)
+    check_in = serializers.BooleanField(default=False, help_text="Players check in before each round.")
+    check_in_minutes = serializers.IntegerField(
+        min_value=1, max_value=240, default=10, help_text="Minutes before a round's announced start."
+    )
+    absentees = serializers.ChoiceField(
+        choices=[c for c, _ in Tournament.ABSENTEE_RULES],
+        default=Tournament.WAITING_LIST,
+        help_text="A registered player who has not checked in: replaced by the waiting list, a bye, or a bot.",
+    )
+
+    offline_grace_seconds = serializers.IntegerField(
+        min_value=0,
+        max_value=900,
+        default=120,
+        help_text="Seconds a table waits for a seated player who is not connected before auto-play takes "
+        "their turns (0: the ordinary turn clock).",
+    )
 
 
 class ManageSerializer(StrictJSONTypes, serializers.Serializer):
-    do = serializers.ChoiceField(choices=["open", "close", "start_round", "publish", "unpublish", "substitute"])
+    do = serializers.ChoiceField(
+        choices=["open", "close", "start_round", "publish", "unpublish", "substitute", "open_check_in", "schedule"]
+    )
+    at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="schedule: when the next round starts (null: not announced)"
+    )
     absent = serializers.CharField(
         required=False, max_length=150, help_text="substitute: the username who did not show"
     )
@@ -125,10 +149,47 @@ class TournamentDetailView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         t = _event(request, pk)
         data: dict[str, Any] = dict(TournamentSerializer(t).data)
+        w = checkin.window(t)
+        data["check_in"] = {
+            "enabled": t.check_in,
+            "round": w.round_number,
+            "open": w.open,
+            "opens_at": w.opens_at,
+            "checked_in": request.user.is_authenticated and checkin.checked_in(t, request.user),
+        }
         if request.user.is_authenticated:
+            # The player's seat in the running round: ``id`` and ``status`` (waiting/playing),
+            # and ``play``, the page to play it from (never to watch it).
             table = services.next_table(t, request.user)
-            data["my_table"] = table.pk if table is not None else None
+            data["my_table"] = (
+                {"id": table.pk, "status": table.status, "play": reverse("games:table", args=[table.pk])}
+                if table is not None
+                else None
+            )
         return Response(data)
+
+
+@extend_schema(
+    summary="Check in for the next round",
+    description="While the round's check-in window is open: a registered player (or one of the waiting "
+    "list, to stand in for an absentee) says they are present. Only checked-in players are seated when "
+    "the round starts. 400 with `detail` when the event has no check-in, the window is not open, or "
+    "the caller is not entered.",
+    request=None,
+    responses={
+        200: OpenApiResponse(OpenApiTypes.OBJECT, description='`{"round": n, "checked_in": true}`'),
+        400: DETAIL,
+        404: DETAIL,
+    },
+    tags=["tournaments"],
+)
+class CheckInView(APIView):
+    def post(self, request: Request, pk: int) -> Response:
+        try:
+            row = checkin.check_in(_event(request, pk).pk, request.user)
+        except services.Refused as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response({"round": row.round_number, "checked_in": True})
 
 
 @extend_schema(
@@ -180,7 +241,9 @@ class StandingsView(APIView):
 @extend_schema(
     summary="The organiser's controls",
     description="`open` / `close` registration, `start_round` (seats and starts every table of the next round), "
-    "`publish` / `unpublish` the standings, `substitute` (`absent`, optional `replacement`) between rounds. "
+    "`publish` / `unpublish` the standings, `substitute` (`absent`, optional `replacement`) between rounds, "
+    "`open_check_in` (the next round's, now), `schedule` (`at`: the next round's start; check-in opens "
+    "`check_in_minutes` before it). "
     "Answers with the event.",
     request=ManageSerializer,
     responses={200: TournamentSerializer, 400: DETAIL, 404: DETAIL},
@@ -205,6 +268,10 @@ class ManageView(APIView):
                 services.start_round(t.pk, request.user)
             elif do in ("publish", "unpublish"):
                 services.publish(t.pk, request.user, do == "publish")
+            elif do == "open_check_in":
+                checkin.open_window(t.pk, request.user)
+            elif do == "schedule":
+                checkin.schedule(t.pk, request.user, form.validated_data.get("at"))
             else:
                 absent = User.objects.filter(username=form.validated_data.get("absent", "")).first()
                 name = form.validated_data.get("replacement")

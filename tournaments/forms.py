@@ -23,6 +23,35 @@ class TournamentForm(forms.Form):
     fill = forms.ChoiceField(label=_("When the players are not a multiple of four"), choices=Tournament.FILLS)
     duplicate = forms.BooleanField(label=_("Duplicate mode (same walls at every table)"), required=False)
     max_players = forms.IntegerField(label=_("Maximum players"), min_value=4, max_value=1000, initial=16)
+    check_in = forms.BooleanField(label=_("Players check in before each round"), required=False)
+    check_in_minutes = forms.IntegerField(
+        label=_("Check-in opens (minutes before a round)"), min_value=1, max_value=240, initial=10, required=False
+    )
+    absentees = forms.ChoiceField(
+        label=_("A registered player who has not checked in"),
+        choices=Tournament.ABSENTEE_RULES,
+        initial=Tournament.WAITING_LIST,
+        required=False,
+    )
+
+    offline_grace_seconds = forms.IntegerField(
+        label=_("Seconds a table waits for a player who is not connected before auto-play"),
+        min_value=0,
+        max_value=900,
+        initial=120,
+        required=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        # Optional on the form (only events with check-in use them): their defaults otherwise.
+        if data.get("check_in_minutes") is None:
+            data["check_in_minutes"] = 10
+        if data.get("offline_grace_seconds") is None:
+            data["offline_grace_seconds"] = 120
+        if not data.get("absentees"):
+            data["absentees"] = Tournament.WAITING_LIST
+        return data
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

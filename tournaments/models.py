@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Tournament(models.Model):
     DRAFT, REGISTRATION, CLOSED, RUNNING, FINISHED = "draft", "registration", "closed", "running", "finished"
     STATUSES = [(s, s) for s in (DRAFT, REGISTRATION, CLOSED, RUNNING, FINISHED)]
     RANDOM, BY_STANDINGS = "random", "standings"
-    SEATINGS = [(RANDOM, "random"), (BY_STANDINGS, "by standings after the first round")]
+    SEATINGS = [(RANDOM, _("random")), (BY_STANDINGS, _("by standings after the first round"))]
     BOTS, BYES = "bots", "byes"
-    FILLS = [(BOTS, "bots fill the last table"), (BYES, "the players left over sit out (bye)")]
+    FILLS = [(BOTS, _("bots fill the last table")), (BYES, _("the players left over sit out (bye)"))]
 
     name = models.CharField(max_length=100)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised")
@@ -32,6 +33,23 @@ class Tournament(models.Model):
     fill = models.CharField(max_length=5, choices=FILLS, default=BOTS)
     duplicate = models.BooleanField(default=False)  # every table of a round plays the same walls
     max_players = models.PositiveSmallIntegerField(default=16)
+    # Check-in: with it on, a round seats only the registered players who checked in during its
+    # window (which opens ``check_in_minutes`` before ``next_round_at``, or when the organiser
+    # opens it by hand); the others are absentees, handled by ``absentees``.
+    WAITING_LIST, BYE, BOT = "waiting", "bye", "bot"
+    ABSENTEE_RULES = [
+        (WAITING_LIST, _("replaced by the first checked-in player of the waiting list")),
+        (BYE, _("a bye")),
+        (BOT, _("a bot plays the chair")),
+    ]
+    check_in = models.BooleanField(default=False)
+    check_in_minutes = models.PositiveSmallIntegerField(default=10)
+    absentees = models.CharField(max_length=8, choices=ABSENTEE_RULES, default=WAITING_LIST)
+    next_round_at = models.DateTimeField(null=True, blank=True)  # the organiser's announced start
+    check_in_opened_for = models.PositiveSmallIntegerField(null=True, blank=True)  # round opened by hand
+    # How long a table waits for a seated player who is not connected before auto-play (托管)
+    # takes their turns (games.services.grace); 0: the ordinary turn clock.
+    offline_grace_seconds = models.PositiveSmallIntegerField(default=120)
     status = models.CharField(max_length=12, choices=STATUSES, default=DRAFT)
     published = models.BooleanField(default=False)  # standings public
     created_at = models.DateTimeField(auto_now_add=True)
@@ -87,6 +105,55 @@ class RoundSeat(models.Model):
     round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, null=True, blank=True, related_name="seats")
     position = models.PositiveSmallIntegerField(null=True, blank=True)  # chair 0..3
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    absent = models.BooleanField(default=False)  # registered, did not check in: not seated
 
     class Meta:
         ordering = ["round_table__number", "position"]
+
+
+class CheckIn(models.Model):
+    """A player present for round ``round_number`` (checked in during its window)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="check_ins")
+    round_number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round_number", "user"], name="one_check_in_per_round")
+        ]
+
+
+class EventLog(models.Model):
+    """What happened on the evening, for the organiser and afterwards: every organiser action
+    and every absentee handled, in order."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    action = models.CharField(max_length=32)
+    detail = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+
+class Replacement(models.Model):
+    """An organiser's replacement of a seated player during a round: the chair goes to
+    ``replacement`` (None: a bot) at the table's next hand boundary (``applied_at`` set then),
+    never in the middle of a hand."""
+
+    round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="replacements")
+    position = models.PositiveSmallIntegerField()  # chair 0..3
+    replaced = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    replacement = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]

@@ -20,11 +20,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games import services as games
 from games.engine import OptionsError, get_variant, new_seed, seed_commitment
 from games.models import Hand, Table
+from games.records import disclosure
+from tournaments import checkin
 from tournaments.models import Registration, Round, RoundSeat, RoundTable, Tournament
 
 Refused = games.Refused
@@ -36,6 +39,8 @@ TIE_BREAKS = (
     "registration order (earlier first)",
 )
 BYE_PLACING = 2.5
+ABSENT_PLACING = 4  # an absentee replaced or played by a bot: last place at no table
+MAX_OFFLINE_GRACE = 900  # seconds: beyond a quarter of an hour a round would stall for one player
 
 
 # ------------------------------------------------------------------------ organiser
@@ -54,6 +59,10 @@ def create_tournament(
     fill: str = Tournament.BOTS,
     duplicate: bool = False,
     max_players: int = 16,
+    check_in: bool = False,
+    check_in_minutes: int = 10,
+    absentees: str = Tournament.WAITING_LIST,
+    offline_grace_seconds: int = 120,
 ) -> Tournament:
     try:
         opts = get_variant(variant).validate_options(options or {})
@@ -70,7 +79,17 @@ def create_tournament(
         raise Refused("unknown seating or fill method")
     if not 5 <= turn_seconds <= 300 or not 3 <= claim_seconds <= 120:
         raise Refused("time limits: 5–300 s per turn, 3–120 s per claim")
+    if not 1 <= check_in_minutes <= 240:
+        raise Refused("check-in opens 1 to 240 minutes before a round")
+    if absentees not in dict(Tournament.ABSENTEE_RULES):
+        raise Refused("unknown rule for absentees")
+    if not 0 <= offline_grace_seconds <= MAX_OFFLINE_GRACE:
+        raise Refused(f"the offline grace is 0 to {MAX_OFFLINE_GRACE} seconds")
     return Tournament.objects.create(
+        offline_grace_seconds=offline_grace_seconds,
+        check_in=bool(check_in),
+        check_in_minutes=check_in_minutes,
+        absentees=absentees,
         name=name[:100],
         organiser=organiser,
         variant=variant,
@@ -221,7 +240,9 @@ def current_round(t: Tournament) -> Round | None:
 def _round_over(rnd: Round | None) -> bool:
     if rnd is None:
         return True
-    return not Table.objects.filter(tournament_table__round=rnd).exclude(status=Table.FINISHED).exists()
+    # An aborted table will not play on: it is over too.
+    ended = (Table.FINISHED, Table.ABORTED)
+    return not Table.objects.filter(tournament_table__round=rnd).exclude(status__in=ended).exists()
 
 
 def round_over(rnd: Round) -> bool:
@@ -256,6 +277,22 @@ def duplicate_hand_disclosed(hand: Hand) -> bool | None:
     return not pending.exists()
 
 
+def disclosed_duplicate_hands(hands: QuerySet[Hand]) -> QuerySet[Hand]:
+    """The ``games.records.disclosure.DISCLOSURE_FILTERS`` hook, :func:`duplicate_hand_disclosed`
+    for a whole queryset in one query: leave out a finished hand of a duplicate round while
+    another table of its round, still playing, has not finished that hand number."""
+    pending = (
+        Table.objects.filter(
+            tournament_table__round_id=OuterRef("table__tournament_table__round_id"),
+            hands_played__lt=OuterRef("number"),
+        )
+        .exclude(status__in=(Table.FINISHED, Table.ABORTED))
+        .values("pk")
+    )
+    secret = Q(status=Hand.FINISHED, table__tournament_table__round__tournament__duplicate=True) & Exists(pending)
+    return hands.exclude(secret)
+
+
 def _seating_order(t: Tournament, players: list[User], seed: str, number: int) -> list[User]:
     if t.seating == Tournament.BY_STANDINGS and number > 1:
         rank = {row.user_id: i for i, row in enumerate(standings(t).rows)}
@@ -278,6 +315,7 @@ def start_round(tournament_id: int, user: User) -> Round:
         if not _round_over(current_round(t)):
             raise Refused("the current round is still being played")
         players = [r.user for r in t.registrations.filter(status=Registration.REGISTERED).select_related("user")]
+        players, absent, bot_for = _with_absentees(t, number, players, user)
         tables = len(players) // 4 if t.fill == Tournament.BYES else -(-len(players) // 4)
         if tables == 0:
             raise Refused("not enough players for a table")
@@ -285,6 +323,8 @@ def start_round(tournament_id: int, user: User) -> Round:
         rnd = Round.objects.create(tournament=t, number=number, seed=seed, seed_hash=seed_commitment(seed))
         order = _seating_order(t, players, seed, number)
         seated, byes = order[: tables * 4], order[tables * 4 :]
+        for player in absent:
+            RoundSeat.objects.create(round=rnd, round_table=None, position=None, user=player, absent=True)
         for i in range(tables):
             group = seated[i * 4 : i * 4 + 4]
             table = games.create_table(
@@ -296,9 +336,13 @@ def start_round(tournament_id: int, user: User) -> Round:
                 turn_seconds=t.turn_seconds,
                 claim_seconds=t.claim_seconds,
                 score_only=t.stake == 0,
+                offline_grace_seconds=t.offline_grace_seconds,
             )
             link = RoundTable.objects.create(round=rnd, number=i + 1, table=table)
             for position, player in enumerate(group):
+                if player.pk in bot_for:  # an absentee's chair, played by a bot
+                    RoundSeat.objects.create(round=rnd, round_table=link, position=position, user=None)
+                    continue
                 try:
                     games.sit(table.pk, player, position)
                 except Refused as exc:  # e.g. a wallet below the table's minimum: substitute them
@@ -306,15 +350,42 @@ def start_round(tournament_id: int, user: User) -> Round:
                 RoundSeat.objects.create(round=rnd, round_table=link, position=position, user=player)
             for position in range(len(group), 4):
                 RoundSeat.objects.create(round=rnd, round_table=link, position=position, user=None)
-            for player in group:
+            present = [p for p in group if p.pk not in bot_for]
+            for player in present:
                 games.set_ready(table.pk, player)
-            if len(group) < 4:
+            if len(present) < 4:
                 games.add_bots(table.pk, t.organiser)
         for player in byes:
             RoundSeat.objects.create(round=rnd, round_table=None, position=None, user=player)
         t.status = Tournament.RUNNING
         t.save(update_fields=["status"])
         return rnd
+
+
+def _with_absentees(
+    t: Tournament, number: int, players: list[User], organiser: User
+) -> tuple[list[User], list[User], set[int]]:
+    """Who is seated in round ``number`` under check-in: the checked-in registered players, then
+    by the event's rule for the others (the absentees) — the first checked-in players of the
+    waiting list take their places, or they are left out (a bye), or they stay in the seating and
+    a bot plays their chair.  Returns the players to seat, the absentees and the users whose chair
+    a bot plays.  Without check-in: everyone, nobody absent."""
+    if not t.check_in:
+        return players, [], set()
+    here = checkin.present(t, number)
+    absent = [p for p in players if p.pk not in here]
+    for player in absent:
+        checkin.log(t, organiser, "absent", f"round {number}: {player.get_username()}")
+    if t.absentees == Tournament.BOT:
+        return players, absent, {p.pk for p in absent}
+    seated = [p for p in players if p.pk in here]
+    if t.absentees == Tournament.WAITING_LIST:
+        waiting = t.registrations.filter(status=Registration.WAITING, user_id__in=here).select_related("user")
+        for reg, gone in zip(waiting.order_by("created_at", "pk"), absent, strict=False):
+            seated.append(reg.user)
+            note = f"round {number}: {reg.user.get_username()} for {gone.get_username()}"
+            checkin.log(t, organiser, "stand_in", note)
+    return seated, absent, set()
 
 
 def sync_status(t: Tournament) -> Tournament:
@@ -347,6 +418,7 @@ class StandingRow:
     order: int = 0
     rounds: dict[int, int] = field(default_factory=dict)  # round -> points (byes: 0)
     byes: int = 0
+    absences: int = 0  # rounds missed (not checked in): 0 points, and a bye or last place
 
 
 @dataclass
@@ -366,8 +438,11 @@ def table_results(t: Tournament) -> list[TableResult]:
         for link in rnd.tables.all():
             table = link.table
             points, wins, hands = [0, 0, 0, 0], [0, 0, 0, 0], 0
-            for h in Hand.objects.filter(table=table, status=Hand.FINISHED).order_by("number"):
-                hands += 1
+            finished = Hand.objects.filter(table=table, status=Hand.FINISHED)
+            hands = finished.count()
+            # A duplicate deal still played at another table counts as finished, nothing more:
+            # its points would tell the other tables what it holds (games.records.disclosure).
+            for h in disclosure.disclosed_only(finished).order_by("number"):
                 result = h.result or {}
                 for wind, delta in (result.get("deltas") or {}).items():
                     points[h.position_of("ESWN".index(wind))] += int(delta)
@@ -417,9 +492,14 @@ def standings(t: Tournament) -> Standings:
         if seat.user is None:
             continue
         r = row(seat.user.pk, seat.user.get_username())
+        r.rounds[seat.round.number] = 0
+        if seat.absent:
+            r.absences += 1
+            if t.absentees != Tournament.BYE:  # an absentee not given a bye places last
+                r.placings += ABSENT_PLACING
+                continue
         r.byes += 1
         r.placings += BYE_PLACING
-        r.rounds[seat.round.number] = 0
     ranked = sorted(rows.values(), key=lambda r: (-r.points, r.placings, -r.wins, r.order))
     previous = None
     for i, r in enumerate(ranked, start=1):
@@ -461,6 +541,7 @@ def standings_json(t: Tournament) -> dict[str, Any]:
                 "placings": r.placings,
                 "wins": r.wins,
                 "byes": r.byes,
+                "absences": r.absences,
                 "rounds": {str(k): v for k, v in sorted(r.rounds.items())},
             }
             for r in s.rows
@@ -530,4 +611,4 @@ def next_table(t: Tournament, user: User) -> Table | None:
     if seat is None or seat.round_table is None:
         return None
     table = seat.round_table.table
-    return table if table.status != Table.FINISHED else None
+    return table if table.status not in (Table.FINISHED, Table.ABORTED) else None

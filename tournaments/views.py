@@ -3,6 +3,7 @@ event's page (registration, rounds, standings, the organiser's controls) and exp
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, cast
 
 from django.contrib import messages
@@ -11,11 +12,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from games.models import Hand, Table
 from games.records import disclosure
-from tournaments import services
+from tournaments import checkin, refusal_words, round_view, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Registration, Tournament
 from tournaments.templatetags.tournament_words import TIE_BREAKS
@@ -75,17 +78,21 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
                     {"link": link, "hands": _replay_links(link.table, withholding=t.duplicate and not over)}
                     for link in rnd.tables.all()
                 ],
-                "byes": [s.user for s in rnd.seats.all() if s.round_table_id is None and s.user],
+                "byes": [s.user for s in rnd.seats.all() if s.round_table_id is None and s.user and not s.absent],
+                "absent": [s.user for s in rnd.seats.all() if s.absent and s.user],
             }
         )
     context = {
         "event": t,
         "is_organiser": is_organiser,
+        "can_run": round_view.may_run(user, t),  # the live round page: organiser and staff
         "registration": reg,
         "registered": t.registrations.filter(status=Registration.REGISTERED).select_related("user"),
         "waiting": t.registrations.filter(status=Registration.WAITING).select_related("user"),
         "rounds": rounds,
         "next_table": services.next_table(t, me(request)) if user.is_authenticated else None,
+        "check_in": checkin.window(t),
+        "checked_in": user.is_authenticated and checkin.checked_in(t, me(request)),
         "standings": _with_round_columns(t) if may_see_standings(user, t) else None,
         "round_numbers": list(range(1, t.rounds + 1)),
         "tie_breaks": TIE_BREAKS,  # services.TIE_BREAKS in the reader's language
@@ -112,7 +119,7 @@ def _act(request: HttpRequest, pk: int, fn: Any) -> HttpResponse:
     try:
         fn()
     except services.Refused as exc:
-        messages.error(request, str(exc))
+        messages.error(request, refusal_words.in_words(exc))
     return redirect("tournaments:detail", pk=pk)
 
 
@@ -120,6 +127,12 @@ def _act(request: HttpRequest, pk: int, fn: Any) -> HttpResponse:
 @require_POST
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(request, pk, lambda: services.register(pk, me(request)))
+
+
+@login_required
+@require_POST
+def check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, lambda: checkin.check_in(pk, me(request)))
 
 
 @login_required
@@ -144,18 +157,35 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             raise services.Refused("no such player")
         services.substitute(pk, user, absent, replacement)
 
+    def schedule() -> None:
+        checkin.schedule(pk, user, announced_start(request.POST.get("at", "")))
+
     actions = {
+        "schedule": schedule,
         "open": lambda: services.open_registration(pk, user),
         "close": lambda: services.close_registration(pk, user),
         "start_round": lambda: services.start_round(pk, user),
         "publish": lambda: services.publish(pk, user, True),
         "unpublish": lambda: services.publish(pk, user, False),
         "substitute": substitute,
+        "open_check_in": lambda: checkin.open_window(pk, user),
     }
     if do not in actions:
-        messages.error(request, "unknown action")
+        messages.error(request, refusal_words.in_words("unknown action"))
         return redirect("tournaments:detail", pk=pk)
     return _act(request, pk, actions[do])
+
+
+def announced_start(raw: str) -> datetime | None:
+    """The organiser's next-round time from the page's ``datetime-local`` field (the reader's
+    time zone, the site's); empty clears it."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    at = parse_datetime(raw.replace(" ", "T"))
+    if at is None:
+        raise services.Refused("the time must be a date and time, e.g. 2026-12-05 19:30")
+    return timezone.make_aware(at) if timezone.is_naive(at) else at
 
 
 def _visible(request: HttpRequest, pk: int) -> Tournament:

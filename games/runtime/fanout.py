@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine import SEATS
 from games.engine import Hand as EngineHand
 from games.models import Hand, Seat, Table
 from games.records import disclosure
@@ -96,11 +97,14 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     disclosed = disclosure.may_disclose(row) if engine.ended else True
     out = StepFrames(row.pk, row.seq)
     public_about = about | {"spectator_delay": spectator_delay()} if watchers > 0 else about
+    if watchers > 0 and table.hands_played > 0:
+        # A withheld hand's points stay out of the watchers' match scores (its outcome is secret).
+        public_about = public_about | {"scores": disclosure.scores_shown(table, about["scores"])}
     for position, reader in engine_seats.items():
         hand = hand_info(row, engine, position, view=views[reader], disclosed=disclosed)
         own_events = [e.for_seat(reader) for e in events]
         if not disclosed:
-            own_events = [disclosure.redact_event(e, seated=position is not None) for e in own_events]
+            own_events = disclosure.redact_events(own_events, SEATS[reader] if reader is not None else None)
         group = public_group(table.pk) if position is None else seat_group(table.pk, position)
         # Watchers' states say how late they are (games.wire.spectating), their frames too.
         shown = about if position is not None else public_about

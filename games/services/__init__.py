@@ -11,6 +11,8 @@ One module per concern; callers use this package (``from games import services``
 * ``holds`` — each match's stake held in the wallets from its start to its end;
 * ``presence`` — sockets coming and going, 托管 after disconnects, walking out (逃跑);
 * ``autoplay`` — 托管 by the player's own choice (on, and off again);
+* ``grace`` — how long a table waits for a seated player who is not connected;
+* ``chair_changes`` — an organiser's changes to a running match: a chair to another player, a stop;
 * ``reads`` — snapshots for sockets, and the seats as they are (no lock);
 * ``locks`` — the row locks of every writer, and the one order they are taken in;
 * ``wakes`` — what a timer's wake-up does (a hand's deadline, the ready countdown), and the
@@ -32,7 +34,20 @@ they call (games/apps.py).
 
 from __future__ import annotations
 
-from games.services import autoplay, holds, lobby, locks, match, play, presence, reads, settlement, wakes
+from games.services import (
+    autoplay,
+    chair_changes,
+    grace,
+    holds,
+    lobby,
+    locks,
+    match,
+    play,
+    presence,
+    reads,
+    settlement,
+    wakes,
+)
 from games.services.autoplay import set_auto_play
 from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token
 from games.services.holds import StakeNotCovered
@@ -60,6 +75,8 @@ __all__ = [
     "StakeNotCovered",
     "add_bots",
     "autoplay",
+    "chair_changes",
+    "grace",
     "begin_hand",
     "choose",
     "create_table",

@@ -35,9 +35,12 @@ def create_table(
     is_private: bool = False,
     score_only: bool = False,
     hints: bool = False,
+    offline_grace_seconds: int = 0,
 ) -> Table:
     """``score_only`` (tournaments) allows stake 0: hands are scored but move no wallet units.
-    ``hints``: 听牌 hints for the seated players; never at a tournament's (score-only) table."""
+    ``hints``: 听牌 hints for the seated players; never at a tournament's (score-only) table.
+    ``offline_grace_seconds``: how long the table waits for a seated player who is not connected
+    before 托管 takes their turns (games.services.grace; 0: the ordinary clock)."""
     try:
         rules = get_variant(variant)
         opts = rules.validate_options(options or {})
@@ -68,6 +71,7 @@ def create_table(
             is_private=is_private,
             hints=bool(hints),
             owner=owner,
+            offline_grace_seconds=max(0, int(offline_grace_seconds)),
         )
         Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(4)])
     return table

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,6 +26,10 @@ from games.services.common import (
 # None; number 0 is the first-dealer roll.  Tournaments' duplicate mode registers one
 # (tournaments/apps.py) so every table of a round plays the same walls.
 SEED_PROVIDERS: list[Any] = []
+# Called with the (locked) table before each hand of a match is dealt, the first included: the
+# hand boundary, where tournaments put an organiser's replacement of a seated player into effect
+# (tournaments/apps.py).  Each may change the table's seats; the deal reads them afresh after.
+BEFORE_HAND: list[Callable[[Table], None]] = []
 
 
 def provided_seed(table: Table, number: int) -> str | None:
@@ -50,6 +55,9 @@ def start_match(table: Table, first_hand: EngineHand | None = None) -> Hand | No
     table.context = {}
     table.save()
     Seat.objects.filter(table=table).update(timeouts=0, disconnects=0, auto_play=False)
+    if table.offline_grace_seconds:
+        # Whoever is not here as the match starts is offline from now: their grace starts now.
+        Seat.objects.filter(table=table, connected=False).update(offline_since=timezone.now())
     if first_hand is not None:
         return start_hand(table, first_hand)
     return begin_hand(table)
@@ -143,6 +151,8 @@ def choose(table_id: int, user: User, key: Any, value: Any) -> None:
 
 def start_hand(table: Table, engine: EngineHand | None = None) -> Hand:
     """Deal (or take the prepared ``engine``) and let bots act until a person must decide."""
+    for hook in BEFORE_HAND:
+        hook(table)
     rules = get_variant(table.variant)
     if rules.escape_penalty_bases:
         # A leaver who paid the escape penalty is gone: a house bot takes the chair.

@@ -41,7 +41,7 @@ from games.records import rebuild
 from games.runtime import fanout, timers
 from games.runtime.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.runtime.process import runtime
-from games.services import locks, presets, settlement
+from games.services import grace, locks, presets, settlement
 from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
     Refused,
@@ -135,7 +135,25 @@ class HandStep:
 
     def automatic(self, engine_seat: int) -> bool:
         s = self.seat_at(engine_seat)
-        return s.is_bot or s.auto_play or s.left
+        if s.is_bot or s.auto_play or s.left:
+            return True
+        if grace.expired(s, self.row.table, self.now):
+            # The table waited its offline grace for this player: 托管 takes the seat now, shown
+            # like any other 托管 (and ended like it, by the player's own next action).
+            s.auto_play = True
+            Seat.objects.filter(pk=s.pk).update(auto_play=True)
+            log.info("auto-play after offline grace", extra={"table": self.row.table_id, "seat": s.position})
+            return True
+        return False
+
+    def grace_deadline(self, people: list[int], deadline: datetime) -> datetime:
+        """A turn's deadline, held open until the offline grace of the people owing it is over
+        (games.services.grace): the table waits for a player who is not there yet."""
+        for s in people:
+            until = grace.grace_until(self.seat_at(s), self.row.table)
+            if until is not None and until > deadline:
+                deadline = until
+        return deadline
 
     def turn(self) -> Turn:
         """Who owes a decision now, and what the rules force (the engine's driver)."""
@@ -238,7 +256,8 @@ class HandStep:
                 if self.preset_applied(people):
                     continue
                 if self.engine.phase != CLAIM:
-                    self.row.deadline_at = self.now + timedelta(seconds=self.row.table.turn_seconds)
+                    turn_ends = self.now + timedelta(seconds=self.row.table.turn_seconds)
+                    self.row.deadline_at = self.grace_deadline(people, turn_ends)
                     return
                 if self.protected_window():
                     # Claim protection: one clock for every discard, whoever holds a claim; the
@@ -377,6 +396,8 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
             )
         if row.status != Hand.PLAYING:
             raise Refused("the hand is over", "hand_over")
+        if row.table.status == Table.ABORTED:
+            raise Refused("the match was stopped", "match_aborted")
         seats = locks.lock_seats(row.table)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
@@ -478,6 +499,8 @@ def timed_out(row: Hand, now: datetime) -> None:
         if not counts_as_timeout:
             continue  # the uniform pass of a seat with nothing to claim
         seat = step.seat_at(engine_seat)
+        if grace.in_grace(seat, row.table, now):
+            continue  # a claim passed while the table waits for its player: no run toward 托管
         seat.timeouts += 1
         if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
             seat.auto_play = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import Wallet
 from accounts.services import settle, system_wallet
@@ -39,11 +40,13 @@ def set_connected(table_id: int, user: User, connected: bool, position: int | No
         seat.connections = seat.connections + 1 if connected else max(0, seat.connections - 1)
         was_connected = seat.connected
         seat.connected = seat.connections > 0
-        if was_connected and not seat.connected and seat.table.status == Table.PLAYING:
-            seat.disconnects += 1
-            if seat.disconnects >= AUTO_AFTER_DISCONNECTS:
-                seat.auto_play = True
-        seat.save(update_fields=["connections", "connected", "disconnects", "auto_play"])
+        if was_connected and not seat.connected:
+            seat.offline_since = timezone.now()  # the start of the table's offline grace
+            if seat.table.status == Table.PLAYING:
+                seat.disconnects += 1
+                if seat.disconnects >= AUTO_AFTER_DISCONNECTS:
+                    seat.auto_play = True
+        seat.save(update_fields=["connections", "connected", "disconnects", "auto_play", "offline_since"])
         if seat.connected != was_connected:
             announce_table_change(seat.table)
 

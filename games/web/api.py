@@ -39,7 +39,7 @@ from games.records import disclosure
 from games.records.rebuild import event_log
 from games.rules.rule_set_names import rule_set_name
 from games.services import overload
-from games.services.access import can_open, remember_room_code, state_for_reader
+from games.services.access import can_open, held_position, remember_room_code, state_for_reader
 from games.web import join_limits
 from games.web.refusal_text import refusal_text
 from games.web.views import LISTED_STATUSES, with_seat_counts
@@ -400,7 +400,14 @@ class TableHandsView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         table = visible_table(request, pk)
         hands = table.hands.filter(status=Hand.FINISHED).order_by("number")
-        return Response(HandSummarySerializer(hands, many=True).data)
+        rows = HandSummarySerializer(hands, many=True).data
+        if held_position(list(table.seats.all()), request.user) is None:
+            # A duplicate deal still played elsewhere: "finished", and not what it moved.
+            secret = {h.pk for h in disclosure.withheld_hands(table)}
+            for item in rows:
+                if item["id"] in secret:
+                    item["deltas"] = None
+        return Response(rows)
 
 
 class TableActionView(APIView):

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
 from games.engine import all_variants, get_variant
-from games.models import Hand, Table
+from games.models import Hand, Seat, Table
 from games.rules import option_text, player_text
 from games.rules.rule_set_names import rule_set_name
 from games.runtime.process import runtime
@@ -63,6 +63,17 @@ def rows(tables: QuerySet[Table], limit: int) -> list[Table]:
     return out
 
 
+def mark_my_seats(tables: list[Table], user: Any) -> list[Table]:
+    """Set ``my_seat`` on the tables where ``user`` holds a chair: their row offers Play, never
+    Watch (a tournament seats its players without their sitting down themselves)."""
+    if not tables or not user.is_authenticated:
+        return tables
+    held = set(Seat.objects.filter(user=user, table__in=tables).values_list("table_id", flat=True))
+    for t in tables:
+        t.my_seat = t.pk in held  # type: ignore[attr-defined]
+    return tables
+
+
 def me(request: HttpRequest) -> User:
     """The signed-in user (behind ``login_required``)."""
     return cast(User, request.user)
@@ -72,7 +83,7 @@ def me(request: HttpRequest) -> User:
 def home(request: HttpRequest) -> HttpResponse:
     """The landing page: what the platform is, which rule sets it plays, and the visitor's own
     running or waiting tables."""
-    mine = rows(my_tables(request.user), 20) if request.user.is_authenticated else []
+    mine = mark_my_seats(rows(my_tables(request.user), 20), request.user) if request.user.is_authenticated else []
     return render(request, "games/home.html", {"variants": all_variants(), "my_tables": mine})
 
 
@@ -143,7 +154,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "games/lobby.html",
         {
             "tables": rows(tables, 200),
-            "my_tables": rows(mine, 50),
+            "my_tables": mark_my_seats(rows(mine, 50), request.user),
             "filters": filters,
             "join_form": JoinForm(),
             # Saturated (games/services/overload.py): said before anyone fills in a form that would be refused.

@@ -126,7 +126,8 @@ def hand_info(
     (the fan-out renders every reader's at once: ``Hand.views``; spectators' is cached).
     ``disclosed``: the caller's :func:`games.records.disclosure.may_disclose` verdict for a finished
     hand, asked here when not given.  A finished hand whose secrets are withheld (a duplicate
-    deal still played elsewhere) loses its seed, and for a watcher its revealed hands."""
+    deal still played elsewhere) loses its seed; a seated player keeps only their own and the
+    winner's revealed hand, a watcher sees nothing of the outcome (``disclosure.redact_view``)."""
     engine_seat = row.engine_seat(position) if position is not None else None
     deadline_ms = None
     if row.deadline_at is not None:
@@ -155,7 +156,8 @@ def hand_info(
         "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
         "deadline_in_ms": deadline_ms,
         "view": shown,
-        "deltas": row.deltas if finished else None,
+        # (a watcher of a withheld hand learns only that it is over: not what it moved)
+        "deltas": row.deltas if finished and (withheld is None or position is not None) else None,
         # 听牌 hints for this seat when the table has them (games/wire/hints.py); None otherwise.
         # Watchers have none: ask before touching row.table (a watcher's row may not carry it).
         "hints": None if finished or position is None else hints_for(row.table, shown, position),

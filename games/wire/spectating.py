@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from games.engine import Hand as EngineHand
 from games.models import Hand, HandAction, HandStart, Table
-from games.records import rebuild
+from games.records import disclosure, rebuild
 from games.wire.frames import Snapshot
 from games.wire.protocol import hand_info, render_state
 
@@ -180,14 +180,21 @@ def public_view(row: Hand, applied: int) -> dict[str, Any] | None:
 
 
 def _finished_until(table: Table, cutoff: datetime) -> tuple[dict[str, int], int]:
-    """Match scores (settled hands) and hands played as of ``cutoff``: one query."""
+    """Match scores (settled hands) and hands played as of ``cutoff``, counted as the table's
+    own scores are (``disclosure.hand_gain``: units, or points on a score-only table), less the
+    hands whose outcome is withheld (``games.records.disclosure``)."""
     totals = {str(p): 0 for p in range(4)}
-    done = list(Hand.objects.filter(table=table, finished_at__lte=cutoff).values_list("settled", "deltas"))
-    for settled, deltas in done:
-        if not settled:
+    done = list(
+        Hand.objects.filter(table=table, finished_at__lte=cutoff).only(
+            "pk", "settled", "deltas", "result", "dealer_position", "status"
+        )
+    )
+    secret = {h.pk for h in disclosure.withheld_hands(table, finished_by=cutoff)} if done else set()
+    for row in done:
+        if not row.settled or row.pk in secret:
             continue
-        for chair, units in (deltas or {}).items():
-            totals[chair] = totals.get(chair, 0) + int(units)
+        for chair, units in disclosure.hand_gain(row, int(table.stake)).items():
+            totals[chair] = totals.get(chair, 0) + units
     return totals, len(done)
 
 
@@ -222,6 +229,8 @@ def spectator_state(table: Table, now: datetime | None = None, delay: float | No
                         shown.status, shown.deltas, shown.seed = Hand.PLAYING, None, ""
                 state["hand"] = hand_info(shown, None, None, view=view)
         state["table"]["scores"], state["table"]["hands_played"] = _finished_until(table, cutoff)
+    if delay <= 0 and table.hands_played > 0:  # (the delayed scores above leave withheld hands out)
+        state["table"]["scores"] = disclosure.scores_shown(table, state["table"]["scores"])
     state["table"]["watchers"] = watcher_count(table.pk)
     state["table"]["spectator_delay"] = delay
     return state

@@ -59,6 +59,8 @@ function resultLine(frame, result) {
     const payer = Object.entries(item?.payments || {}).find(([, v]) => v < 0)?.[0];
     return payer ? t("result_false_win", { name: seatLabel(frame, payer) }) : t("win_kind_false_win");
   }
+  // A duplicate deal still played at another table: a watcher learns only that it is over.
+  if (!result && hand.withheld) return t("result_withheld");
   if (!result || result.status !== "win") return t("result_draw");
   const name = seatLabel(frame, result.winner);
   const kind = result.win_kind && has(`win_kind_${result.win_kind}`) ? ` · ${t(`win_kind_${result.win_kind}`)}` : "";

@@ -40,7 +40,7 @@ from games import services
 from games.models import Seat, Table
 from games.services.access import ROOM_CODES_SESSION_KEY
 from tournaments import services as tournaments
-from tournaments.models import Registration, Tournament
+from tournaments.models import CheckIn, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -222,6 +222,21 @@ def registration(w: World) -> str | None:
     return reg.status if reg else None
 
 
+def check_in_open(w: World) -> None:
+    """The player registered for the staff's event, whose check-in for round 1 is open."""
+    tournaments.register(w.event.pk, w.player)
+    Tournament.objects.filter(pk=w.event.pk).update(status=Tournament.CLOSED, check_in=True, check_in_opened_for=1)
+
+
+def round_running(w: World) -> None:
+    """The staff's event with round 1 under way at one table."""
+    User = get_user_model()
+    for user in [w.player, w.other, *(User.objects.create_user(f"entrant{i}", password=PASSWORD) for i in range(2))]:
+        tournaments.register(w.event.pk, user)
+    tournaments.close_registration(w.event.pk, w.staff)
+    tournaments.start_round(w.event.pk, w.staff)
+
+
 def form_cases(w: World) -> dict[str, Case]:
     """Every state-changing HTML form of the project, by URL name."""
     table_page = reverse("games:table", args=[w.table.pk])
@@ -373,6 +388,22 @@ def form_cases(w: World) -> dict[str, Case]:
             {"do": "close"},  # the button the organiser pressed
             lambda c: Tournament.objects.get(pk=w.own_event.pk).status == Tournament.CLOSED,
         ),
+        "tournaments:check_in": Case(
+            "player",
+            event_page,
+            reverse("tournaments:check_in", args=[w.event.pk]),
+            {},
+            lambda c: CheckIn.objects.filter(tournament=w.event, user=w.player).exists(),
+            setup=lambda: check_in_open(w),
+        ),
+        "tournaments:round_act": Case(
+            "staff",  # the event's organiser
+            reverse("tournaments:round", args=[w.event.pk]),
+            reverse("tournaments:round_act", args=[w.event.pk]),
+            {"do": "abort", "table": "1"},
+            lambda c: Table.objects.filter(tournament_table__round__tournament=w.event, status=Table.ABORTED).exists(),
+            setup=lambda: round_running(w),
+        ),
         "accounts:second_factor_setup": Case(
             "staff",
             reverse("accounts:second_factor_setup"),
@@ -495,6 +526,8 @@ CASE_NAMES = [
     "tournaments:register",
     "tournaments:withdraw",
     "tournaments:manage",
+    "tournaments:check_in",
+    "tournaments:round_act",
     "accounts:second_factor_setup",
     "accounts:second_factor_verify",
     "accounts:password_reset",

@@ -249,20 +249,23 @@ def test_a_hand_finished_at_one_table_stays_withheld_until_every_table_has_finis
     assert {f"anonymous GET /api/hands/{h1.pk}/ (200)", f"anonymous GET /hands/{h1.pk}/replay/ (200)"} <= set(seen)
     monkeypatch.undo()
 
-    # The spectator's view (undelayed here, and delayed) of table 1 between hands: the result,
-    # but no seed and no revealed hand; the reason instead.
+    # The spectator's view (undelayed here, and delayed) of table 1 between hands: "finished",
+    # no result, no seed and no revealed hand; the reason instead.
     for state in (
         spectating.spectator_state(ev.t1),
         spectating.spectator_state(ev.t1, now=timezone.now() + timedelta(seconds=30), delay=3),
     ):
         hand = state["hand"]
-        assert hand["id"] == h1.pk and hand["status"] == Hand.FINISHED and hand["view"]["result"]
+        assert hand["id"] == h1.pk and hand["status"] == Hand.FINISHED and hand["view"]["result"] is None
+        assert hand["deltas"] is None
         assert hand["seed"] is None and hand["view"]["seed"] is None and hand["view"]["revealed"] is None
         assert hand["withheld"] == disclosure.WITHHELD
         assert secrets.leaks(json.dumps(state)) == []
-    # A player of table 1 keeps the hand-end result with every hand revealed — but not the seed.
+    # A player of table 1 keeps the hand-end result, their own hand and the winner's (if any)
+    # — but not the seed nor the other hands.
     own = access.state_for_reader(ev.t1, ev.at_t1[1])["hand"]
-    assert own["view"]["revealed"] and own["view"]["result"]
+    result = own["view"]["result"]
+    assert result and set(own["view"]["revealed"]) == {own["view"]["seat"], result["winner"]} - {None}
     assert own["seed"] is None and own["view"]["seed"] is None and own["withheld"] == disclosure.WITHHELD
     assert secrets.leaks(json.dumps(own), t1_player=True) == []
 
@@ -299,8 +302,8 @@ def test_a_hand_finished_at_one_table_stays_withheld_until_every_table_has_finis
 
 
 def test_the_hand_end_frames_of_a_withheld_hand() -> None:
-    """The socket: the step that ends table 1's hand 1 sends its players the result and every
-    hand but no seed, and its watchers neither hands nor seed; snapshots likewise."""
+    """The socket: the step that ends table 1's hand 1 sends its players the result and their
+    own hand but no seed, and its watchers nothing but "finished"; snapshots likewise."""
     ev = Event()
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
@@ -345,7 +348,9 @@ def test_the_hand_end_frames_of_a_withheld_hand() -> None:
         assert hand["withheld"] == disclosure.WITHHELD
         assert secrets.leaks(json.dumps(frame), t2_chair=0) == []
     end = next(e for e in watched["events"] if e["kind"] == "hand_end")
-    assert end["hands"] is None and end["seed"] is None and end["result"]
+    assert end["hands"] is None and end["seed"] is None and end["result"] is None
+    assert not any(e["kind"] in ("win", "exhaustive_draw") for e in watched["events"])
+    assert watched["hand"]["view"]["result"] is None and watched_snap["hand"]["view"]["result"] is None
 
 
 def test_ordinary_tables_and_over_rounds_disclose_at_once() -> None:

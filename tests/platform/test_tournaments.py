@@ -308,7 +308,7 @@ def test_the_organiser_api(organiser: Any) -> None:
     assert manage(api, do="close").json()["status"] == "closed"
     assert manage(api, do="start_round").json()["status"] == "running"
     detail = stranger.get(f"/api/tournaments/{pk}/").json()
-    assert detail["my_table"] is not None
+    assert detail["my_table"]["status"] == "playing" and detail["my_table"]["play"].startswith("/tables/")
 
 
 @pytest.mark.django_db

@@ -4,8 +4,11 @@ language (the models keep their codes as the stored values and the API's fields)
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.utils.functional import Promise
+from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import rule_set_names as names
@@ -29,6 +32,26 @@ TABLE_STATUS: dict[str, Promise] = {
     "playing": _("Playing"),
     "finished": _("Finished"),
     "aborted": _("Cancelled"),
+}
+# A chair's state on the organiser's round page (tournaments.round_view).
+CHAIR_STATES: dict[str, Promise] = {
+    "connected": _("Connected"),
+    "offline": _("Offline"),
+    "absent": _("Absent, on auto-play"),
+    "auto_play": _("Auto-play"),
+    "bot": _("Bot"),
+    "left": _("Left the match"),
+}
+# The event log's actions (tournaments.checkin.log); the entries' details stay as written.
+LOG_ACTIONS: dict[str, Promise] = {
+    "check_in_opened": _("Check-in opened"),
+    "round_scheduled": _("Round announced"),
+    "absent": _("Absent"),
+    "stand_in": _("Stand-in"),
+    "replace_requested": _("Replacement asked"),
+    "replaced": _("Replaced"),
+    "replace_failed": _("Replacement not made"),
+    "table_aborted": _("Table aborted"),
 }
 # The tie-breaks in services.TIE_BREAKS order (the CSV and JSON exports keep the English text).
 TIE_BREAKS: tuple[Promise, ...] = (
@@ -58,3 +81,27 @@ def registration_status(code: str) -> str:
 @register.filter
 def table_status(code: str) -> str:
     return str(TABLE_STATUS.get(code, code))
+
+
+@register.filter
+def chair_state(chair: Any) -> str:
+    """A chair's state in words; offline within the grace: "Offline, auto-play in 1:20"."""
+    if chair.state == "offline" and chair.auto_play_in is not None:
+        minutes, seconds = divmod(int(chair.auto_play_in), 60)
+        return gettext_now("Offline, auto-play in %(time)s") % {"time": f"{minutes}:{seconds:02d}"}
+    return str(CHAIR_STATES.get(chair.state, chair.state))
+
+
+@register.filter
+def log_action(code: str) -> str:
+    return str(LOG_ACTIONS.get(code, code))
+
+
+@register.filter
+def duration(seconds: int | None) -> str:
+    """Seconds as m:ss (h:mm:ss beyond an hour); empty for None."""
+    if seconds is None:
+        return ""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -10,7 +10,7 @@ def snapshots_are_current(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_table_hints"),
+        ("games", "0011_offline_grace"),
     ]
 
     operations = [
