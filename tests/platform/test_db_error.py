@@ -84,7 +84,16 @@ def failing_action_log() -> Iterator[Any]:
 def snapshot_of(hand: Hand) -> dict[str, Any]:
     row = Hand.objects.select_related("table").get(pk=hand.pk)
     return {
-        "hand": (row.seq, row.snapshot, row.snapshot_seq, row.status, row.deadline_at, row.result, row.settled, row.deltas),
+        "hand": (
+            row.seq,
+            row.snapshot,
+            row.snapshot_seq,
+            row.status,
+            row.deadline_at,
+            row.result,
+            row.settled,
+            row.deltas,
+        ),
         "table": (row.table.status, row.table.hands_played, row.table.dealer_position),
         "engine": services.decoded_engine(row).to_json(),
         "actions": list(HandAction.objects.filter(hand=row).values_list("seq", "index", "action")),

@@ -1,8 +1,9 @@
 """The engine cache (games/runtime/engine_cache.py) is only ever a shortcut for the row.
 
 The hand's record stays the authority: after every step the engine rebuilt from it (the last
-snapshot and the actions since: games/records/rebuild.py) is the engine the cache holds; a step applied elsewhere (another process: the row's seq moves on) is never answered from
-a stale entry; an entry is used once per step and comes back only after a commit.
+snapshot and the actions since: games/records/rebuild.py) is the engine the cache holds; a step
+applied elsewhere (another process: the row's seq moves on) is never answered from a stale
+entry; an entry is used once per step and comes back only after a commit.
 """
 
 from __future__ import annotations
