@@ -159,6 +159,9 @@ class CaishenConfig:
         10, "failed sign-ins per window on one account from one client", minimum=1, runtime=True
     )
     login_address_attempts: int = _spec(50, "failed sign-ins per window from one address", minimum=1, runtime=True)
+    login_max_delay: int = _spec(
+        60, "the longest wait after a failed sign-in from an address past its threshold", minimum=1, runtime=True
+    )
     login_window: int = _spec(300, "seconds of the sign-in counters' window", minimum=1, runtime=True)
     mail_attempts: int = _spec(
         5, "mails asked for per window to one email address, or by one account", minimum=1, runtime=True

@@ -315,12 +315,14 @@ CAISHEN_SWEEP_SECONDS = CAISHEN.sweep_seconds
 CAISHEN_SWEEP_STALE_SECONDS = CAISHEN.sweep_stale_seconds
 # Abuse limits: socket messages per second per connection (bursts twice that), and failed
 # sign-ins per window (accounts/signin_limits.py): per account and client (its device cookie,
-# else its address), and per address for clients without a device cookie.
+# else its address), and per address for clients without a device cookie, past which the
+# address's failed attempts wait a growing delay, at most CAISHEN_LOGIN_MAX_DELAY seconds.
 CAISHEN_SOCKET_RATE = CAISHEN.socket_rate
 CAISHEN_SOCKET_IDLE_SECONDS = CAISHEN.socket_idle_seconds
 CAISHEN_SOCKET_SEND_BUFFER = CAISHEN.socket_send_buffer
 CAISHEN_LOGIN_ATTEMPTS = CAISHEN.login_attempts
 CAISHEN_LOGIN_ADDRESS_ATTEMPTS = CAISHEN.login_address_attempts
+CAISHEN_LOGIN_MAX_DELAY = CAISHEN.login_max_delay
 CAISHEN_LOGIN_WINDOW = CAISHEN.login_window
 # Mails asked for (password resets, address confirmations: accounts/mail_limits.py): per email
 # address and per account, and per client address.
