@@ -1,9 +1,10 @@
 """The admin site: its sign-in under the sign-in limits, and staff's second factor before any page.
 
 Django's admin sign-in had no limit at all.  Here it uses the same form mixin as the site's
-sign-in (accounts.signin_limits: 429 when refused, a device cookie on success).  A staff member
-who must give a code (accounts.second_factor) is sent to the code page after the password and
-whenever an admin page is opened without one; until then the admin treats them as not staff.
+sign-in (accounts.signin_limits: 429 when refused or slowed down, a device cookie on success).
+A staff member who must give a code (accounts.second_factor) is sent to the code page after the
+password and whenever an admin page is opened without one; until then the admin treats them as
+not staff.
 """
 
 from __future__ import annotations
@@ -55,4 +56,7 @@ class StaffAdminSite(admin.AdminSite):
             form = response.context_data.get("form")
             if form is not None and signin_limits.was_refused(form):
                 response.status_code = 429
+                seconds = signin_limits.retry_after(form)
+                if seconds is not None:
+                    response["Retry-After"] = str(seconds)
         return response  # type: ignore[return-value]

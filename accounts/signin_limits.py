@@ -9,9 +9,11 @@ HttpOnly cookie naming the account (:func:`remember_device`).  Then:
 - a client presenting a valid device cookie *for the account it signs in to* is counted only
   against that (account, device) pair: failures of other clients, on this account or any other,
   from its address or anywhere, never refuse it;
-- any other client is counted per (account, address) and per address, with separate thresholds
-  (``CAISHEN_LOGIN_ATTEMPTS`` and the higher ``CAISHEN_LOGIN_ADDRESS_ATTEMPTS``), so one address
-  guessing many names is stopped, and one name guessed from one address is stopped.
+- any other client is counted per (account, address), refused past ``CAISHEN_LOGIN_ATTEMPTS``
+  (one name guessed from one address is stopped), and per address: past the higher
+  ``CAISHEN_LOGIN_ADDRESS_ATTEMPTS`` the address is slowed down by a growing delay on its failed
+  attempts (accounts.signin_delay), never refused outright, so that a right password from a new
+  device there is not refused because of failures on other accounts.
 
 The address is the client's, seen through a trusted proxy's header when one is configured
 (``core.client_address``).  Counters live in Django's cache: per process in the
@@ -32,7 +34,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.translation import gettext_lazy as _
 
-from accounts import throttle
+from accounts import signin_delay, throttle
 from core.client_address import client_address, rate_limit_bucket
 
 if TYPE_CHECKING:
@@ -44,6 +46,8 @@ DEVICE_SALT = "caishen.signin.device"
 DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600  # a year: the cookie only vouches for past success
 THROTTLED = "throttled"  # the error code of a refused attempt (the views answer it with 429)
 TOO_MANY = _("Too many sign-in attempts. Wait a few minutes and try again.")
+TRY_AGAIN_IN = _("Too many failed sign-ins from your network. Try again in %(seconds)s s.")
+RETRY_AFTER_ATTRIBUTE = "signin_retry_after"  # set on the form when a client is told to wait
 
 
 def window() -> int:
@@ -76,16 +80,15 @@ class SignInClient:
     address: str
     device: str | None  # the nonce of a valid device cookie naming this account
 
-    def account_counter(self) -> tuple[str, int]:
+    def account_counter(self) -> str:
         """The counter of this account for this client: its device, else its address."""
         if self.device is not None:
-            return f"signin:device:{self.device}", account_limit()
-        return f"signin:account:{_account_key(self.username)}:{self.address}", account_limit()
+            return f"signin:device:{self.device}"
+        return f"signin:account:{_account_key(self.username)}:{self.address}"
 
-    def counters(self) -> list[tuple[str, int]]:
-        if self.device is not None:
-            return [self.account_counter()]
-        return [self.account_counter(), (f"signin:address:{self.address}", address_limit())]
+    def address_counter(self) -> str | None:
+        """The address's counter, for clients without a device cookie for this account."""
+        return None if self.device is not None else f"signin:address:{self.address}"
 
 
 def _device_nonce(request: HttpRequest, username: str) -> str | None:
@@ -111,18 +114,34 @@ def client_for(request: HttpRequest, raw_username: Any) -> SignInClient:
 
 
 def is_refused(client: SignInClient) -> bool:
-    return any(throttle.count(key, window()) >= limit for key, limit in client.counters())
+    """Whether this client has used up its attempts on this account (the address's failures
+    alone never refuse: they slow the address down instead, see :func:`wait_before_check`)."""
+    return throttle.count(client.account_counter(), window()) >= account_limit()
 
 
-def record_failure(client: SignInClient) -> None:
-    for key, _limit in client.counters():
-        throttle.hit(key, window())
+def wait_before_check(client: SignInClient) -> int:
+    """Seconds this client must still wait, after its own failure on this account while its
+    address was past the threshold, before its password is checked again (0: check it now)."""
+    if client.address_counter() is None:
+        return 0
+    return signin_delay.remaining(client.account_counter())
+
+
+def record_failure(client: SignInClient) -> int:
+    """Count a failed attempt; the seconds the client must now wait before its next attempt on
+    this account is checked (0 unless its address is past its threshold)."""
+    throttle.hit(client.account_counter(), window())
+    address_counter = client.address_counter()
+    if address_counter is None:
+        return 0
+    address_failures = throttle.hit(address_counter, window())
+    return signin_delay.after_failure(client.account_counter(), address_failures, address_limit())
 
 
 def record_success(client: SignInClient) -> None:
     # The account's own counter starts again; the address counter does not (signing in to one's
     # own account must not buy more guesses at other people's).
-    throttle.reset(client.account_counter()[0], window())
+    throttle.reset(client.account_counter(), window())
 
 
 def remember_device(request: HttpRequest, response: HttpResponseBase, user: AbstractBaseUser) -> None:
@@ -139,8 +158,19 @@ def remember_device(request: HttpRequest, response: HttpResponseBase, user: Abst
 
 
 def was_refused(form: Form) -> bool:
-    """Whether the form was refused by the limit (answer 429), not for a wrong password."""
+    """Whether the form was refused or slowed down by the limits (answer 429), not only told
+    that the password was wrong."""
     return form.has_error(NON_FIELD_ERRORS, THROTTLED)
+
+
+def retry_after(form: Form) -> int | None:
+    """The seconds a slowed-down client is told to wait (a ``Retry-After``), if any."""
+    seconds = getattr(form, RETRY_AFTER_ATTRIBUTE, None)
+    return seconds if isinstance(seconds, int) and seconds > 0 else None
+
+
+def _try_again_in(seconds: int) -> ValidationError:
+    return ValidationError(TRY_AGAIN_IN, code=THROTTLED, params={"seconds": seconds})
 
 
 class SignInLimitMixin:
@@ -156,11 +186,19 @@ class SignInLimitMixin:
         client = client_for(self.request, self.data.get("username"))
         if is_refused(client):
             raise ValidationError(TOO_MANY, code=THROTTLED)
+        wait = wait_before_check(client)
+        if wait:
+            setattr(self, RETRY_AFTER_ATTRIBUTE, wait)
+            raise _try_again_in(wait)
         try:
             cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]
-        except ValidationError:
-            record_failure(client)
-            raise
+        except ValidationError as wrong:
+            wait = record_failure(client)
+            if not wait:
+                raise
+            # Checked and wrong, past the address's threshold: say so, and how long to wait.
+            setattr(self, RETRY_AFTER_ATTRIBUTE, wait)
+            raise ValidationError([*wrong.error_list, _try_again_in(wait)]) from None
         if self.get_user() is not None:  # type: ignore[attr-defined]
             record_success(client)
         return cleaned

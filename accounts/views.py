@@ -87,14 +87,19 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's sign-in under the sign-in limits (accounts.signin_limits: 429 when refused, a
-    device cookie on success), then the profile's language."""
+    """Django's sign-in under the sign-in limits (accounts.signin_limits: 429 when refused or
+    slowed down, with Retry-After when told a wait; a device cookie on success), then the
+    profile's language."""
 
     authentication_form = SignInForm
 
     def form_invalid(self, form: Any) -> HttpResponse:
         status = 429 if signin_limits.was_refused(form) else 200
-        return self.render_to_response(self.get_context_data(form=form), status=status)
+        response = self.render_to_response(self.get_context_data(form=form), status=status)
+        seconds = signin_limits.retry_after(form)
+        if seconds is not None:
+            response["Retry-After"] = str(seconds)
+        return response
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)

@@ -146,6 +146,15 @@ def address_from_meta(meta: Mapping[str, Any]) -> str:
     return str(first) if first is not None else peer
 
 
+def address_from_scope(scope: Mapping[str, Any]) -> str:
+    """:func:`client_address` from an ASGI scope (a socket, or a request before Django): its
+    peer and headers read as Django would put them in ``META``."""
+    meta: dict[str, str] = {"REMOTE_ADDR": str((scope.get("client") or ("",))[0] or "")}
+    for name, value in scope.get("headers") or []:
+        meta["HTTP_" + name.decode("latin-1").upper().replace("-", "_")] = value.decode("latin-1")
+    return address_from_meta(meta)
+
+
 def rate_limit_bucket(address: str) -> str:
     """The key one client's counters share: the address itself, or its /64 for IPv6."""
     found = parse_address(address)

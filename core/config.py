@@ -155,10 +155,21 @@ class CaishenConfig:
     socket_send_buffer: int = _spec(
         1024 * 1024, "bytes a WebSocket may queue unsent before it is dropped (0: no bound)", minimum=0, runtime=True
     )
+    socket_stall_bytes: int = _spec(
+        64 * 1024, "unsent bytes (daphne's and the kernel's) a stalled WebSocket holds", minimum=1, runtime=True
+    )
+    socket_stall_seconds: float = _spec(
+        20.0, "a WebSocket above the stall bytes this long is closed (0: never)", minimum=0, runtime=True
+    )
+    sockets_per_user: int = _spec(8, "open table sockets per signed-in user (0: no cap)", minimum=0, runtime=True)
+    sockets_per_address: int = _spec(64, "open table sockets per client address (0: no cap)", minimum=0, runtime=True)
     login_attempts: int = _spec(
         10, "failed sign-ins per window on one account from one client", minimum=1, runtime=True
     )
     login_address_attempts: int = _spec(50, "failed sign-ins per window from one address", minimum=1, runtime=True)
+    login_max_delay: int = _spec(
+        60, "the longest wait after a failed sign-in from an address past its threshold", minimum=1, runtime=True
+    )
     login_window: int = _spec(300, "seconds of the sign-in counters' window", minimum=1, runtime=True)
     mail_attempts: int = _spec(
         5, "mails asked for per window to one email address, or by one account", minimum=1, runtime=True

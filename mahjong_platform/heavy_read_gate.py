@@ -36,7 +36,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from core.client_address import address_from_meta, rate_limit_bucket
+from core.client_address import address_from_scope, rate_limit_bucket
 from mahjong_platform.overload_gate import language
 
 Scope = dict[str, Any]
@@ -110,10 +110,7 @@ BUCKETS = Buckets()
 def client_of(scope: Scope) -> str:
     """The client's bucket key, read as Django would read its address (core/client_address.py:
     the peer, or a trusted proxy's header)."""
-    meta: dict[str, str] = {"REMOTE_ADDR": str((scope.get("client") or ("",))[0] or "")}
-    for name, value in scope.get("headers") or []:
-        meta["HTTP_" + name.decode("latin-1").upper().replace("-", "_")] = value.decode("latin-1")
-    return rate_limit_bucket(address_from_meta(meta))
+    return rate_limit_bucket(address_from_scope(scope))
 
 
 def signed_in(scope: Scope) -> bool:

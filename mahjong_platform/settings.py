@@ -316,12 +316,21 @@ CAISHEN_SWEEP_SECONDS = CAISHEN.sweep_seconds
 CAISHEN_SWEEP_STALE_SECONDS = CAISHEN.sweep_stale_seconds
 # Abuse limits: socket messages per second per connection (bursts twice that), and failed
 # sign-ins per window (accounts/signin_limits.py): per account and client (its device cookie,
-# else its address), and per address for clients without a device cookie.
+# else its address), and per address for clients without a device cookie, past which the
+# address's failed attempts wait a growing delay, at most CAISHEN_LOGIN_MAX_DELAY seconds.
 CAISHEN_SOCKET_RATE = CAISHEN.socket_rate
 CAISHEN_SOCKET_IDLE_SECONDS = CAISHEN.socket_idle_seconds
 CAISHEN_SOCKET_SEND_BUFFER = CAISHEN.socket_send_buffer
+# A socket whose unsent bytes stay above CAISHEN_SOCKET_STALL_BYTES for CAISHEN_SOCKET_STALL_SECONDS
+# is closed (mahjong_platform/socket_limits.py); open table sockets are capped per user and per
+# client address, counted per process (games/runtime/socket_counts.py).
+CAISHEN_SOCKET_STALL_BYTES = CAISHEN.socket_stall_bytes
+CAISHEN_SOCKET_STALL_SECONDS = CAISHEN.socket_stall_seconds
+CAISHEN_SOCKETS_PER_USER = CAISHEN.sockets_per_user
+CAISHEN_SOCKETS_PER_ADDRESS = CAISHEN.sockets_per_address
 CAISHEN_LOGIN_ATTEMPTS = CAISHEN.login_attempts
 CAISHEN_LOGIN_ADDRESS_ATTEMPTS = CAISHEN.login_address_attempts
+CAISHEN_LOGIN_MAX_DELAY = CAISHEN.login_max_delay
 CAISHEN_LOGIN_WINDOW = CAISHEN.login_window
 # Mails asked for (password resets, address confirmations: accounts/mail_limits.py): per email
 # address and per account, and per client address.

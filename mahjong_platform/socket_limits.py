@@ -19,6 +19,15 @@ pause/resume/stop, so its behaviour is unchanged.  Only public Twisted interface
 (``bufferSize``, ``registerProducer``/``unregisterProducer``, ``producer``,
 ``streamingProducer``, ``abortConnection``).
 
+A client that reads a trickle never passes that bound: the kernel's send queue (which grows to
+megabytes per socket: 20 non-reading sockets held 32 MB of it in 50 s) absorbs what it is sent.
+So each WebSocket is also watched (:class:`StallWatch`): its unsent bytes, daphne's buffer plus
+the kernel's queue (``SIOCOUTQ``, Linux; elsewhere daphne's alone), are read every quarter of
+``CAISHEN_SOCKET_STALL_SECONDS`` (within 0.25 to 5 s), and a socket found above
+``CAISHEN_SOCKET_STALL_BYTES`` (64 KiB) at every reading for that long (20 s) is reset the same
+way, with one ``socket dropped: unsent output stalled`` warning.  A reading client drains its
+queue within a round trip, so it is never above the mark that long.
+
 The one hook into daphne: daphne offers no option to extend its WebSocket protocol, so
 ``install()`` points its ``WebSocketFactory.protocol`` (the class Twisted's factory builds for
 each connection) at a subclass that applies the bound in ``connectionMade``.  ``install()``
@@ -28,7 +37,10 @@ checks daphne still looks as expected and raises at start-up if not
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import struct
+import termios
 from typing import Any, cast
 
 from daphne import ws_protocol  # importing it starts no reactor (daphne.server does)
@@ -130,21 +142,115 @@ def apply_bound(protocol: Any, bound: int) -> bool:
     return True
 
 
-class BoundedWebSocketProtocol(WebSocketProtocol):
-    """daphne's WebSocket protocol, its transport's unsent output bounded to ``send_buffer_bound``."""
+# Linux's ioctl for a TCP socket's bytes not yet acknowledged by the peer (SIOCOUTQ, which is
+# TIOCOUTQ's number); None where the platform has no such call.
+_OUTQ: int | None = getattr(termios, "TIOCOUTQ", None)
 
-    send_buffer_bound = DEFAULT_BOUND  # install() sets it from the settings
+
+def kernel_unsent(transport: Any) -> int:
+    """Bytes the kernel still holds for the peer (0 when it cannot tell)."""
+    if _OUTQ is None:
+        return 0
+    try:
+        raw = fcntl.ioctl(transport.fileno(), _OUTQ, b"\0\0\0\0")
+    except (OSError, ValueError, AttributeError):  # closed meanwhile, or not a socket
+        return 0
+    return int(struct.unpack("i", raw)[0])
+
+
+def daphne_unsent(transport: Any) -> int:
+    """Bytes Twisted buffers for the transport, not yet handed to the kernel."""
+    buffered = len(getattr(transport, "dataBuffer", b"")) - int(getattr(transport, "offset", 0))
+    return max(0, buffered) + int(getattr(transport, "_tempDataLen", 0))
+
+
+def unsent_bytes(transport: Any) -> int:
+    return daphne_unsent(transport) + kernel_unsent(transport)
+
+
+def stall_from_settings() -> tuple[int, float]:
+    """(``CAISHEN_SOCKET_STALL_BYTES``, ``CAISHEN_SOCKET_STALL_SECONDS``); 0 seconds: not watched."""
+    return int(settings.CAISHEN_SOCKET_STALL_BYTES), float(settings.CAISHEN_SOCKET_STALL_SECONDS)
+
+
+class StallWatch:
+    """Reads one WebSocket's unsent bytes now and then; resets it once they have stayed above
+    ``mark`` at every reading for ``seconds``.  One timer per socket, re-armed, stopped with it."""
+
+    def __init__(self, protocol: Any, mark: int, seconds: float, clock: Any = None, measure: Any = None) -> None:
+        self.protocol = protocol
+        self.mark = mark
+        self.seconds = seconds
+        self.every = min(5.0, max(0.25, seconds / 4))
+        if clock is None:
+            # Imported here, not above: importing the reactor installs one, and daphne must have
+            # installed its own (asyncio) reactor first; by the time a socket connects it has.
+            from twisted.internet import reactor
+
+            clock = reactor
+        # Twisted's IReactorTime and IDelayedCall (zope interfaces, which mypy cannot check).
+        self.clock: Any = clock
+        self.measure = measure if measure is not None else unsent_bytes
+        self.above_since: float | None = None
+        self.call: Any = None
+        self.tripped = False
+
+    def start(self) -> None:
+        self.call = self.clock.callLater(self.every, self.check)
+
+    def stop(self) -> None:
+        if self.call is not None and self.call.active():
+            self.call.cancel()
+        self.call = None
+
+    def check(self) -> None:
+        self.call = None
+        now = self.clock.seconds()
+        unsent = self.measure(self.protocol.transport)
+        if unsent <= self.mark:
+            self.above_since = None
+        elif self.above_since is None:
+            self.above_since = now
+        elif now - self.above_since >= self.seconds:
+            self.tripped = True
+            log.warning(
+                "socket dropped: unsent output stalled",
+                extra={**_where(self.protocol), "unsent": unsent, "mark": self.mark, "seconds": self.seconds},
+            )
+            # A close frame would wait behind the unread bytes for good: reset the connection.
+            self.protocol.transport.abortConnection()
+            return
+        self.start()
+
+
+class BoundedWebSocketProtocol(WebSocketProtocol):
+    """daphne's WebSocket protocol, its transport's unsent output bounded to ``send_buffer_bound``
+    and watched for a stall (``stall_bytes`` for ``stall_seconds``)."""
+
+    send_buffer_bound = DEFAULT_BOUND  # install() sets these from the settings
+    stall_bytes = CaishenConfig.socket_stall_bytes
+    stall_seconds = CaishenConfig.socket_stall_seconds
+    stall_watch: StallWatch | None = None
 
     def connectionMade(self) -> None:  # noqa: N802 (Twisted's name)
         super().connectionMade()
         # daphne hands the upgraded HTTP connection's transport over with makeConnection: this
         # runs once per WebSocket, before the handshake's response is written.
-        apply_bound(self, self.send_buffer_bound)
+        applied = apply_bound(self, self.send_buffer_bound) if self.send_buffer_bound else False
+        if self.stall_seconds > 0 and (applied or isinstance(self.transport, FileDescriptor)):
+            self.stall_watch = StallWatch(self, self.stall_bytes, self.stall_seconds)
+            self.stall_watch.start()
+
+    def connectionLost(self, reason: Any) -> None:  # noqa: N802
+        if self.stall_watch is not None:
+            self.stall_watch.stop()
+        super().connectionLost(reason)
 
 
 def install() -> int:
-    """Bound every WebSocket daphne accepts from now on (call once, when daphne imports the ASGI
-    application: before it builds its factories).  Returns the bound, 0 when turned off.
+    """Bound and watch every WebSocket daphne accepts from now on (call once, when daphne imports
+    the ASGI application: before it builds its factories).  Returns the byte bound, 0 when turned
+    off; daphne's own protocol stays in place only when the stall watch is off too.
 
     Raises RuntimeError when daphne's WebSocket factory is not what this was written against
     (daphne 4.x: ``daphne.ws_protocol.WebSocketFactory.protocol`` is ``WebSocketProtocol``, and
@@ -160,6 +266,10 @@ def install() -> int:
             "daphne changed or something else replaced it; mahjong_platform/socket_limits.py must be "
             "revisited (CAISHEN_SOCKET_SEND_BUFFER)"
         )
+    stall_bytes, stall_seconds = stall_from_settings()
     BoundedWebSocketProtocol.send_buffer_bound = bound
-    ws_protocol.WebSocketFactory.protocol = BoundedWebSocketProtocol if bound else WebSocketProtocol
+    BoundedWebSocketProtocol.stall_bytes = stall_bytes
+    BoundedWebSocketProtocol.stall_seconds = stall_seconds
+    watched = bool(bound) or stall_seconds > 0
+    ws_protocol.WebSocketFactory.protocol = BoundedWebSocketProtocol if watched else WebSocketProtocol
     return bound

@@ -20,17 +20,20 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from core.client_address import address_from_scope, rate_limit_bucket
 from games import services
 from games.live import catch_up, table_commands
 from games.live.table_session import TableSession
 from games.runtime.fanout import public_group, seat_group
 from games.runtime.process import runtime
+from games.runtime.socket_counts import Refusal, Ticket
 from games.runtime.timers import backend_name
 from games.wire.frames import (
     CLOSE_BAD_VERSION,
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
     CLOSE_SILENT,
+    CLOSE_TOO_MANY_SOCKETS,
     ServerFrame,
     Snapshot,
     emote_shown,
@@ -79,6 +82,7 @@ class TableConsumer(DirectDispatchConsumer):
     recheck: asyncio.Task[None] | None = None  # a snapshot after a frame for another reader
     last_heard: float = 0.0  # time.monotonic() of the client's last message (or the connect)
     idle_check: asyncio.TimerHandle | None = None
+    place: Ticket | None = None  # this socket's place in the per-user and per-address counts
 
     async def connect(self) -> None:
         if backend_name() == "inprocess":  # with Celery timers no daphne process runs a sweeper
@@ -88,6 +92,8 @@ class TableConsumer(DirectDispatchConsumer):
         self.held: set[asyncio.TimerHandle] = set()  # a watcher's frames held for the delay
         self.watcher = catch_up.WatcherSync(self._watcher_answer, lambda: self.reader.present)
         query = parse_qs((self.scope.get("query_string") or b"").decode("latin-1"))
+        if not await self._take_place():
+            return
         refusal = version_refusal(query)  # v1 (or no v), retired, included
         if refusal is not None:
             await self.accept()
@@ -121,6 +127,26 @@ class TableConsumer(DirectDispatchConsumer):
         await self._follow(where)
         await self._send_state(state)
         self._heard_from()
+
+    async def _take_place(self) -> bool:
+        """Count this socket against its user and address (games/runtime/socket_counts.py); past
+        either cap, refuse it with 4429 and an error frame that says which (after the handshake,
+        as every refusal: a browser cannot read one inside it).  A refused socket holds no place."""
+        user = None if self.reader.user_id is None else str(self.reader.user_id)
+        taken = runtime().sockets.take(user, rate_limit_bucket(address_from_scope(self.scope)))
+        if isinstance(taken, Refusal):
+            log.info("socket refused: too many open", extra={"table": self.table_id, "per": taken.per})
+            await self.accept()
+            await self.send_frame(too_many_sockets(taken))
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return False
+        self.place = taken
+        return True
+
+    def _give_back_place(self) -> None:
+        if self.place is not None:
+            runtime().sockets.release(self.place)
+            self.place = None
 
     def _heard_from(self) -> None:
         self.last_heard = time.monotonic()
@@ -179,8 +205,13 @@ class TableConsumer(DirectDispatchConsumer):
             if hasattr(self, "reader"):
                 await self._leave()
             raise
+        finally:
+            # However the socket ended (a disconnect, an error, a cancelled task), its place in
+            # the counts is given back: a lost release would shut its user out for good.
+            self._give_back_place()
 
     async def disconnect(self, code: int) -> None:
+        self._give_back_place()
         if self.idle_check is not None:
             self.idle_check.cancel()
         for task in (self.ping_check, self.recheck):
@@ -392,3 +423,12 @@ class TableConsumer(DirectDispatchConsumer):
 
 def idle_seconds() -> float:  # silence after which a socket is closed (0: never)
     return float(settings.CAISHEN_SOCKET_IDLE_SECONDS)
+
+
+def too_many_sockets(refusal: Refusal) -> ServerFrame:
+    """The error frame sent before the 4429 close: which cap the socket met, and its value."""
+    if refusal.per == "user":
+        reason = f"too many open table sockets: at most {refusal.limit} per account"
+        return error_frame(reason, "too_many_sockets_per_user", {"limit": refusal.limit})
+    reason = f"too many open table sockets: at most {refusal.limit} per network address"
+    return error_frame(reason, "too_many_sockets_per_address", {"limit": refusal.limit})

@@ -17,6 +17,8 @@ beside the database and the shared cache hangs off one :class:`Runtime`:
   one: each is a render on the database thread, the single largest cost past saturation
   (docs/performance.md, "Overload"); shown in /healthz ("load");
 * ``emotes`` — when each seat's recent emotes were sent, for their rate limit (games/live/emotes.py);
+* ``sockets`` — the open table sockets by user and by client address, for their caps
+  (games/runtime/socket_counts.py);
 * ``connected`` — what GamesConfig.ready hands the timers and the settlement at start-up (the
   rooms below the services cannot import them).
 
@@ -50,6 +52,7 @@ from games.runtime.engine_cache import EngineCache
 from games.runtime.local_timers import InProcessTimers
 from games.runtime.outbox import Outbox
 from games.runtime.saturation import SaturationMonitor, Thresholds
+from games.runtime.socket_counts import SocketCounts
 from games.runtime.table_steps import TableSteps
 from games.wire import names, spectating
 from games.wire.frame_cache import FrameHistory, LastStates
@@ -76,14 +79,16 @@ class Runtime:
     emotes: collections.defaultdict[tuple[int, int], collections.deque[float]] = field(
         default_factory=lambda: collections.defaultdict(collections.deque)
     )
+    sockets: SocketCounts = field(default_factory=SocketCounts)
     connected: Connections = field(default_factory=Connections)
 
     def reset(self) -> None:
         """Forget what the running tables left behind, in place (holders of a part stay valid):
         the caches of frames, engines, views, names and watcher counts, the timed steps, the
-        monitor's readings, the snapshot counts and the emotes' rate limit.  Kept: the outbox and the timers (bound to a
-        loop, they rebind to the next one once it closes), the watchers' renders (kept per event
-        loop, gone with it) and ``connected`` (start-up wiring).  Tests call it between cases:
+        monitor's readings, the snapshot counts, the emotes' rate limit and the open sockets'
+        counts.  Kept: the outbox and the timers (bound to a loop, they rebind to the next one
+        once it closes), the watchers' renders (kept per event loop, gone with it) and
+        ``connected`` (start-up wiring).  Tests call it between cases:
         the database is emptied and hand ids repeat, which never happens in a deployment."""
         self.engines.clear()
         self.last_states.clear()
@@ -93,6 +98,7 @@ class Runtime:
         self.steps.clear()
         self.snapshots.clear()
         self.emotes.clear()
+        self.sockets.clear()
         names.forget()
         spectating.forget_watcher_counts()
 

@@ -20,6 +20,7 @@ CLOSE_FORBIDDEN = 4403  # a private table this socket's user may not open
 CLOSE_NOT_FOUND = 4404  # no such table
 CLOSE_SILENT = 4408  # nothing heard from the client past CAISHEN_SOCKET_IDLE_SECONDS
 CLOSE_BAD_VERSION = 4426  # a protocol version this server does not speak, v1 included ("upgrade required")
+CLOSE_TOO_MANY_SOCKETS = 4429  # this user or address holds CAISHEN_SOCKETS_PER_USER / _PER_ADDRESS already
 
 
 # -- server -> client -------------------------------------------------------------------------

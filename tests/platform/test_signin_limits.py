@@ -1,5 +1,6 @@
-"""Sign-in limits (accounts.signin_limits): per (account, address), per address, and the device cookie
-that keeps a client whose password is right from being locked out by anyone else's failures."""
+"""Sign-in limits (accounts.signin_limits): per (account, address), the growing delay of an address past
+its threshold (accounts.signin_delay), and the device cookie that keeps a client whose password is right
+from being locked out by anyone else's failures."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-from accounts import signin_limits
+from accounts import signin_delay, signin_limits
 
 PASSWORD = "demo-password-12345"
 LOGIN = "/accounts/login/"
@@ -60,15 +61,90 @@ def test_failures_against_made_up_names_do_not_lock_out_demo_with_its_device_coo
     browser = with_device_cookie()
     attacker = Client()
     statuses = [sign_in(attacker, f"made-up-{n}", "guess").status_code for n in range(60)]
-    assert statuses[:50] == [200] * 50 and statuses[50:] == [429] * 10  # the address is stopped
+    assert statuses[:50] == [200] * 50 and statuses[50:] == [429] * 10  # the address is slowed down
 
-    # Another browser at that address, without the cookie, is refused even with demo's password...
-    stranger = Client()
-    assert sign_in(stranger, "demo", PASSWORD).status_code == 429
-    assert not signed_in(stranger)
-    # ...but demo's own browser signs in.
     assert sign_in(browser, "demo", PASSWORD).status_code == 302
     assert signed_in(browser)
+
+
+def test_failures_on_other_accounts_never_refuse_a_right_password_from_a_new_device(settings: Any) -> None:
+    settings.CAISHEN_LOGIN_ADDRESS_ATTEMPTS = 50
+    attacker = Client()
+    for n in range(60):
+        sign_in(attacker, f"made-up-{n}", "guess")
+    get_user_model().objects.create_user("newcomer", password=PASSWORD)  # an account minutes old
+
+    # Browsers at that address without any device cookie, demo's and the newcomer's passwords right.
+    for username in ["demo", "newcomer"]:
+        stranger = Client()
+        response = sign_in(stranger, username, PASSWORD)
+        assert response.status_code == 302, username
+        assert signed_in(stranger)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The delay's clock, moved by the test (the counters' window is five minutes: it stays)."""
+    at = [signin_delay.now()]
+    monkeypatch.setattr(signin_delay, "now", lambda: at[0])
+    return at
+
+
+def test_past_the_address_threshold_failed_attempts_wait_a_growing_delay(settings: Any, clock: list[float]) -> None:
+    settings.CAISHEN_LOGIN_ADDRESS_ATTEMPTS = 5
+    settings.CAISHEN_LOGIN_MAX_DELAY = 8
+    attacker = Client()
+    for n in range(5):
+        assert sign_in(attacker, f"made-up-{n}", "guess").status_code == 200
+
+    waits = []
+    for n in range(5, 11):
+        response = sign_in(attacker, f"made-up-{n}", "guess", HTTP_ACCEPT_LANGUAGE="en")
+        assert response.status_code == 429
+        waits.append(int(response["Retry-After"]))
+        assert f"Try again in {waits[-1]} s." in response.content.decode()
+    assert waits == [1, 2, 4, 8, 8, 8]  # doubling, at most CAISHEN_LOGIN_MAX_DELAY
+    chinese = sign_in(attacker, "made-up-11", "guess", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "请 8 秒后再试" in chinese.content.decode()
+
+    # Before its wait is over, another try on an account that failed is not checked, right
+    # password or not; once over, it is.
+    clock[0] += 7
+    early = sign_in(attacker, "made-up-10", "guess", HTTP_ACCEPT_LANGUAGE="en")
+    assert early.status_code == 429 and early["Retry-After"] == "1"
+    get_user_model().objects.create_user("made-up-10", password=PASSWORD)
+    assert sign_in(attacker, "made-up-10", PASSWORD).status_code == 429
+    assert not signed_in(attacker)
+    clock[0] += 1
+    assert sign_in(attacker, "made-up-10", PASSWORD).status_code == 302
+
+
+def test_a_new_device_that_mistypes_waits_only_for_its_own_failure(settings: Any, clock: list[float]) -> None:
+    settings.CAISHEN_LOGIN_ADDRESS_ATTEMPTS = 5
+    settings.CAISHEN_LOGIN_MAX_DELAY = 30
+    attacker = Client()
+    for n in range(9):  # four past the threshold: the next failure there waits 16 s
+        sign_in(attacker, f"made-up-{n}", "guess")
+    person = Client()
+    typo = sign_in(person, "demo", "typo")
+    assert typo.status_code == 429 and typo["Retry-After"] == "16"
+
+    # The attacker keeps failing on other accounts: the person's wait is not pushed further.
+    clock[0] += 10
+    for n in range(9, 20):
+        sign_in(attacker, f"made-up-{n}", "guess")
+    assert sign_in(person, "demo", PASSWORD)["Retry-After"] == "6"
+    clock[0] += 6
+    assert sign_in(person, "demo", PASSWORD).status_code == 302
+    assert signed_in(person)
+
+
+def test_the_delay_leaves_clients_with_a_device_cookie_alone(settings: Any, clock: list[float]) -> None:
+    settings.CAISHEN_LOGIN_ADDRESS_ATTEMPTS = 1
+    browser = with_device_cookie()
+    sign_in(Client(), "made-up", "guess")
+    assert sign_in(browser, "demo", "typo").status_code == 200  # no wait: the device is counted apart
+    assert sign_in(browser, "demo", PASSWORD).status_code == 302
 
 
 def test_failures_per_account_and_address_lock_that_pair_only(settings: Any) -> None:
@@ -139,10 +215,12 @@ def test_a_device_cookie_for_another_account_or_a_forged_one_exempts_nothing(set
     for n in range(5):
         sign_in(mallory, f"made-up-{n}", "guess")
 
-    assert sign_in(mallory, "demo", PASSWORD).status_code == 429  # mallory's cookie names mallory
+    # mallory's cookie names mallory: on demo it is a new device, slowed down with its address.
+    assert sign_in(mallory, "demo", "guess").status_code == 429
+    assert sign_in(mallory, "demo", PASSWORD).status_code == 429  # the wait is not over
     forged = Client()
     forged.cookies[signin_limits.DEVICE_COOKIE] = signing.dumps({"u": "demo", "d": "x"}, salt="another salt")
-    assert sign_in(forged, "demo", PASSWORD).status_code == 429
+    assert sign_in(forged, "demo", PASSWORD).status_code == 429  # the same (demo, address) client
 
 
 def test_a_success_restarts_the_accounts_own_counter(settings: Any) -> None:
@@ -156,3 +234,9 @@ def test_a_success_restarts_the_accounts_own_counter(settings: Any) -> None:
     for _ in range(2):
         assert sign_in(browser, "demo", "typo").status_code == 200
     assert sign_in(browser, "demo", PASSWORD).status_code == 302
+
+
+def test_the_delay_doubles_from_one_second_up_to_its_bound(settings: Any) -> None:
+    settings.CAISHEN_LOGIN_MAX_DELAY = 60
+    assert [signin_delay.delay_for(n) for n in range(9)] == [0, 1, 2, 4, 8, 16, 32, 60, 60]
+    assert signin_delay.delay_for(10**6) == 60  # a long attack neither overflows nor grows past it

@@ -77,7 +77,7 @@ print("RESULT " + json.dumps(table.pk))
 """
 
 
-def server_env(tmp: Path, bound: int) -> dict[str, str]:
+def server_env(tmp: Path, bound: int, **extra: str) -> dict[str, str]:
     return isolated_env(
         tmp / "bound.sqlite3",
         tmp,
@@ -92,6 +92,7 @@ def server_env(tmp: Path, bound: int) -> dict[str, str]:
         CAISHEN_BETWEEN_HANDS_SECONDS="0.2",
         CAISHEN_SPECTATOR_DELAY="0",
         CAISHEN_SOCKET_SEND_BUFFER=str(bound),
+        **extra,
     )
 
 
@@ -136,6 +137,12 @@ PINGS = client_frame(0x9, b"p" * 125) * 500  # 65 KB of pings; the server answer
 
 def open_non_reader(port: int, table: int) -> socket.socket:
     """A socket that completes the WebSocket handshake as a watcher of ``table``, then never reads."""
+    return handshake(port, table)[0]
+
+
+def handshake(port: int, table: int) -> tuple[socket.socket, bytes]:
+    """:func:`open_non_reader`'s socket, and what the server sent after the handshake's head
+    in the reads that found it (the first frames, when they came with it)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     # Before connect: they set the window and the MSS this end announces.
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
@@ -157,7 +164,7 @@ def open_non_reader(port: int, table: int) -> socket.socket:
         head += chunk
     assert head.startswith(b"HTTP/1.1 101"), head[:200]
     sock.settimeout(0.5)  # a send into a full socket must not hang the flood
-    return sock
+    return sock, head.split(b"\r\n\r\n", 1)[1]
 
 
 @dataclass
@@ -403,7 +410,10 @@ def factory(monkeypatch: pytest.MonkeyPatch) -> Any:
     from daphne import ws_protocol
 
     monkeypatch.setattr(ws_protocol.WebSocketFactory, "protocol", ws_protocol.WebSocketProtocol)
-    monkeypatch.setattr(socket_limits.BoundedWebSocketProtocol, "send_buffer_bound", socket_limits.DEFAULT_BOUND)
+    for name in ("send_buffer_bound", "stall_bytes", "stall_seconds"):
+        monkeypatch.setattr(
+            socket_limits.BoundedWebSocketProtocol, name, getattr(socket_limits.BoundedWebSocketProtocol, name)
+        )
     return ws_protocol.WebSocketFactory
 
 
@@ -415,7 +425,10 @@ def test_install_bounds_daphnes_sockets_by_the_setting_or_not_at_all(factory: An
     assert factory.protocol is socket_limits.BoundedWebSocketProtocol
     assert issubclass(factory.protocol, WebSocketProtocol)
     assert factory.protocol.send_buffer_bound == 300_000
-    settings.CAISHEN_SOCKET_SEND_BUFFER = 0  # installed again (asgi.py imported again), now off
+    settings.CAISHEN_SOCKET_SEND_BUFFER = 0  # installed again (asgi.py imported again): no byte bound,
+    assert socket_limits.install() == 0
+    assert factory.protocol is socket_limits.BoundedWebSocketProtocol  # but still watched for a stall
+    settings.CAISHEN_SOCKET_STALL_SECONDS = 0  # both off: daphne's own protocol
     assert socket_limits.install() == 0
     assert factory.protocol is WebSocketProtocol
     settings.CAISHEN_SOCKET_SEND_BUFFER = 1000
@@ -448,3 +461,147 @@ def test_the_asgi_application_installs_it_as_daphne_loads_it() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == f"BoundedWebSocketProtocol {1024 * 1024}"
+
+
+# -- a stalled socket is closed after CAISHEN_SOCKET_STALL_SECONDS, whatever its byte count -------------
+
+
+def test_a_socket_above_the_stall_mark_at_every_reading_for_the_time_is_reset_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from twisted.internet.task import Clock
+
+    clock, transport = Clock(), FakeTransport()
+    unsent = [0]
+    protocol = SimpleNamespace(transport=transport, client_addr=["203.0.113.9", 51000], path=b"/ws/table/7/")
+    watch = socket_limits.StallWatch(protocol, 1000, 4.0, clock=clock, measure=lambda _t: unsent[0])
+    assert watch.every == 1.0  # a quarter of the time
+    watch.start()
+
+    # Above the mark now and then, draining in between (a reading client): never reset.
+    for second in range(20):
+        unsent[0] = 5000 if second % 3 else 0
+        clock.advance(1)
+    unsent[0] = 0
+    clock.advance(1)
+    assert transport.aborted == 0
+
+    # Above it at every reading: reset once the time has passed since the first such reading.
+    unsent[0] = 1001
+    clock.advance(1)  # the first reading above it
+    clock.advance(3)
+    assert transport.aborted == 0
+    clock.advance(1)
+    assert transport.aborted == 1 and watch.tripped
+    clock.advance(10)
+    assert transport.aborted == 1 and not clock.getDelayedCalls()  # stopped watching
+    stalled = [r for r in caplog.records if r.name == "caishen.socket"]
+    assert [r.getMessage() for r in stalled] == ["socket dropped: unsent output stalled"]
+    assert (stalled[0].client, stalled[0].unsent, stalled[0].mark) == ("203.0.113.9:51000", 1001, 1000)  # type: ignore[attr-defined]
+
+
+def test_a_stopped_watch_leaves_nothing_scheduled() -> None:
+    from twisted.internet.task import Clock
+
+    clock = Clock()
+    protocol = SimpleNamespace(transport=FakeTransport())
+    watch = socket_limits.StallWatch(protocol, 1000, 20.0, clock=clock, measure=lambda _t: 10**6)
+    assert watch.every == 5.0  # at most every 5 s
+    watch.start()
+    watch.stop()
+    assert not clock.getDelayedCalls()
+
+
+def test_unsent_bytes_count_daphnes_buffer_and_the_kernels_queue() -> None:
+    server, client = socket.socketpair()
+    try:
+        client.setblocking(False)
+        server.setblocking(False)
+        sent = 0
+        try:
+            while sent < 4 * 1024 * 1024:  # fill the kernel's queue: the peer never reads
+                sent += server.send(b"x" * 65536)
+        except BlockingIOError:
+            pass
+        transport = SimpleNamespace(fileno=server.fileno, dataBuffer=b"y" * 500, offset=100, _tempDataLen=50)
+        kernel = socket_limits.kernel_unsent(transport)
+        if socket_limits._OUTQ is not None:
+            assert kernel > 0
+        assert socket_limits.unsent_bytes(transport) == 450 + kernel
+    finally:
+        server.close()
+        client.close()
+
+
+STALL_MARK = 16 * 1024  # bytes: the stall test server's CAISHEN_SOCKET_STALL_BYTES
+STALL_SECONDS = 2.0
+PER_ADDRESS = 4
+CLOSE_TOO_MANY = (4429).to_bytes(2, "big")
+
+
+def read_frames(opened: tuple[socket.socket, bytes], count: int, timeout: float = 10) -> list[tuple[int, bytes]]:
+    """Up to ``count`` server frames (opcode, payload) of a socket :func:`handshake` opened,
+    stopping after a close frame."""
+    sock, buffer = opened
+    sock.settimeout(timeout)
+
+    def need(n: int) -> bytes:
+        nonlocal buffer
+        while len(buffer) < n:
+            chunk = sock.recv(65536)
+            assert chunk, "the server closed the connection"
+            buffer += chunk
+        out, buffer = buffer[:n], buffer[n:]
+        return out
+
+    frames: list[tuple[int, bytes]] = []
+    while len(frames) < count:
+        first, second = need(2)
+        length = second & 0x7F
+        if length == 126:
+            length = int.from_bytes(need(2), "big")
+        elif length == 127:
+            length = int.from_bytes(need(8), "big")
+        frames.append((first & 0x0F, need(length)))
+        if first & 0x0F == 0x8:
+            break
+    return frames
+
+
+@pytest.mark.slow
+def test_sockets_per_address_are_capped_and_stalled_sockets_are_closed(tmp_path: Path) -> None:
+    """A real daphne: an address's socket past CAISHEN_SOCKETS_PER_ADDRESS is refused with 4429;
+    sockets that never read are reset after CAISHEN_SOCKET_STALL_SECONDS though their unsent
+    output stays far below CAISHEN_SOCKET_SEND_BUFFER; and their places are free again."""
+    env = server_env(
+        tmp_path,
+        8 * 1024 * 1024,  # far above what the non-readers queue in the test's time
+        CAISHEN_SOCKET_STALL_BYTES=str(STALL_MARK),
+        CAISHEN_SOCKET_STALL_SECONDS=str(STALL_SECONDS),
+        CAISHEN_SOCKETS_PER_ADDRESS=str(PER_ADDRESS),
+    )
+    with daphne(tmp_path, env) as (proc, port, table, log):
+        socks = [open_non_reader(port, table) for _ in range(PER_ADDRESS)]
+        refused = handshake(port, table)
+        frames = read_frames(refused, 2)
+        refused[0].close()
+        assert frames[0][0] == 0x1 and json.loads(frames[0][1])["code"] == "too_many_sockets_per_address", frames
+        assert frames[1] == (0x8, CLOSE_TOO_MANY), frames
+
+        got = _phase(proc, socks, RESYNC, RESYNC_EVERY, 30.0, rss_mb(proc.pid))
+        assert got.dropped == PER_ADDRESS, got
+        assert got.seconds < 20, got  # the stall time and the readings, not the byte bound
+
+        # Their places were given back: the address may open as many again, and no more.
+        time.sleep(0.5)
+        again = [handshake(port, table) for _ in range(PER_ADDRESS)]
+        first = read_frames(again[0], 1)[0]
+        assert first[0] == 0x1 and json.loads(first[1])["type"] == "snapshot"
+        extra = handshake(port, table)
+        assert read_frames(extra, 2)[1] == (0x8, CLOSE_TOO_MANY)
+        for sock, _rest in [*again, extra]:
+            sock.close()
+
+        lines = log.read_text(errors="replace").splitlines()
+        assert sum("unsent output stalled" in line for line in lines) >= PER_ADDRESS, lines[-20:]
+        assert not any("unsent output over the bound" in line for line in lines), lines[-20:]
