@@ -17,6 +17,9 @@ WORK="$(mktemp -d /tmp/caishen-compare.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 # As scripts/loadtest-embedded.sh: the quick claim pace, so the real figures stay comparable.
 export CAISHEN_CLAIM_PROTECTION="${CAISHEN_CLAIM_PROTECTION:-pause}"
+# Every load client connects from 127.0.0.1: the per-address socket cap (64 by default) would
+# refuse all but the first 16 tables, so it is off here unless set.
+export CAISHEN_SOCKETS_PER_ADDRESS="${CAISHEN_SOCKETS_PER_ADDRESS:-0}"
 export DATABASE_URL="${DATABASE_URL:-sqlite:///$WORK/db.sqlite3}" DJANGO_DEBUG=0 \
     DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost \
     DJANGO_SECRET_KEY="load-test-$(date +%s)-not-secret-but-long-enough"

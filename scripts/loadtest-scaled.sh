@@ -25,6 +25,9 @@ redis-cli -u "$REDIS" flushdb >/dev/null
 # discard at a table of people) would measure waiting, not the server: the figures in
 # docs/performance.md are at the quick pace (CAISHEN_CLAIM_PROTECTION=pause) unless set.
 export CAISHEN_CLAIM_PROTECTION="${CAISHEN_CLAIM_PROTECTION:-pause}"
+# Every load client connects from 127.0.0.1: the per-address socket cap (64 by default) would
+# refuse all but the first 16 tables, so it is off here unless set.
+export CAISHEN_SOCKETS_PER_ADDRESS="${CAISHEN_SOCKETS_PER_ADDRESS:-0}"
 export DATABASE_URL="$PG/caishen_load" REDIS_URL="$REDIS" CELERY_BROKER_URL="$BROKER" \
     CAISHEN_TIMERS=celery CAISHEN_SETTLEMENT=celery CAISHEN_PROCESSES="${WEBS:-2}" CELERY_LOG_LEVEL=warning \
     DJANGO_DEBUG=0 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost CAISHEN_VAR_DIR="$WORK" PYTHON=.venv/bin/python \

@@ -25,6 +25,7 @@ from games import services
 from games.live import catch_up, table_commands
 from games.live.table_session import TableSession
 from games.runtime.fanout import public_group, seat_group
+from games.runtime.positions import kept_in_memory
 from games.runtime.process import runtime
 from games.runtime.socket_counts import Refusal, Ticket
 from games.runtime.timers import backend_name
@@ -331,7 +332,7 @@ class TableConsumer(DirectDispatchConsumer):
         if self.reader.watching:
             await self.watcher.ask(seq=content.get("seq"))
             return
-        current = await database_sync_to_async(services.current_seq)(self.table_id)
+        current = await self._current_position()
         answer = catch_up.ping_answer(content.get("seq"), current, self.delivered, self.ping_check is not None)
         if answer == "snapshot":
             await self.send_snapshot("ping")
@@ -339,6 +340,20 @@ class TableConsumer(DirectDispatchConsumer):
         await self.send_frame(pong(current[1] if current is not None else None))
         if answer == "pong_then_check" and current is not None:
             self.ping_check = asyncio.create_task(self._snapshot_unless_delivered(current))
+
+    async def _current_position(self) -> catch_up.Position | None:
+        """The table's current hand and seq: from this process's memory when it is the only one
+        applying steps (games/runtime/positions.py), else from the database."""
+        positions = runtime().positions
+        local = kept_in_memory()
+        if local:
+            known, position = positions.known(self.table_id)
+            if known:
+                return position
+        current = await database_sync_to_async(services.current_seq)(self.table_id)
+        if local:
+            positions.learn(self.table_id, current)
+        return current
 
     async def _snapshot_unless_delivered(self, current: catch_up.Position) -> None:
         try:

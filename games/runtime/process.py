@@ -51,6 +51,7 @@ from games.runtime.connections import Connections
 from games.runtime.engine_cache import EngineCache
 from games.runtime.local_timers import InProcessTimers
 from games.runtime.outbox import Outbox
+from games.runtime.positions import TablePositions
 from games.runtime.saturation import SaturationMonitor, Thresholds
 from games.runtime.socket_counts import SocketCounts
 from games.runtime.table_steps import TableSteps
@@ -81,6 +82,7 @@ class Runtime:
     )
     sockets: SocketCounts = field(default_factory=SocketCounts)
     connected: Connections = field(default_factory=Connections)
+    positions: TablePositions = field(default_factory=TablePositions)
 
     def reset(self) -> None:
         """Forget what the running tables left behind, in place (holders of a part stay valid):
@@ -99,6 +101,7 @@ class Runtime:
         self.snapshots.clear()
         self.emotes.clear()
         self.sockets.clear()
+        self.positions.clear()
         names.forget()
         spectating.forget_watcher_counts()
 

@@ -336,6 +336,7 @@ class HandStep:
         engine, seq = self.engine, row.seq
         transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, readers), robust=True)
         transaction.on_commit(lambda: runtime().engines.put(row.pk, seq, row.seed, engine), robust=True)
+        transaction.on_commit(lambda: runtime().positions.record(row.table_id, row.pk, seq), robust=True)
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
         if not logged_by_caller:

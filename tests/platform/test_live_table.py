@@ -287,12 +287,15 @@ def test_malformed_messages_and_reconnect(players: list[Any]) -> None:
 
 
 def test_a_heartbeat_behind_the_hand_gets_the_state_unless_its_frame_arrives(
-    players: list[Any], monkeypatch: Any
+    players: list[Any], monkeypatch: Any, settings: Any
 ) -> None:
     """A step whose frame never reached the socket (here: the row moved on with no fan-out, as
     when the layer drops a frame) is caught by the heartbeat: a pong at once, then — the frame not
     having come within the grace period — a full snapshot at the database's seq.  A frame that
     does come within the grace period spares the snapshot."""
+    # The row moves on behind this process's back, as another process's step would: the scaled
+    # mode, whose heartbeats read the database (one process answers from memory: test_positions.py).
+    settings.CAISHEN_PROCESSES = 2
     from games.live import catch_up
 
     monkeypatch.setattr(catch_up, "PING_GRACE_SECONDS", 0.3)
@@ -324,12 +327,15 @@ def test_a_heartbeat_behind_the_hand_gets_the_state_unless_its_frame_arrives(
 
 
 def test_a_heartbeat_behind_a_busy_server_waits_for_the_frame_instead_of_a_snapshot(
-    players: list[Any], monkeypatch: Any
+    players: list[Any], monkeypatch: Any, settings: Any
 ) -> None:
     """Past saturation frames are late, not lost: while work is queued for the database
     thread the catch-up keeps waiting (up to PING_GRACE_MAX_SECONDS), and a late frame spares the
     snapshot; a second ping meanwhile is answered by the check already pending.  A frame that
     never comes is still caught up once the wait is over."""
+    # The row moves on behind this process's back, as another process's step would: the scaled
+    # mode, whose heartbeats read the database (one process answers from memory: test_positions.py).
+    settings.CAISHEN_PROCESSES = 2
     from games.live import catch_up
 
     monkeypatch.setattr(catch_up, "PING_GRACE_SECONDS", 0.1)

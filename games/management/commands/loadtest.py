@@ -217,9 +217,11 @@ class Command(BaseCommand):
         lat = stats.latencies
         if options.get("timeline"):
             with open(options["timeline"], "w", encoding="utf-8") as out:
-                out.write("seconds,latency_ms\n")
+                # monotonic: the send time on the machine's monotonic clock (perf_counter is
+                # CLOCK_MONOTONIC on Linux), to line up with the server's CAISHEN_DB_TRACE.
+                out.write("seconds,latency_ms,monotonic\n")
                 for t0, latency in sorted(zip(stats.sent_at, lat, strict=True)):
-                    out.write(f"{t0 - started:.3f},{1000 * latency:.1f}\n")
+                    out.write(f"{t0 - started:.3f},{1000 * latency:.1f},{t0:.4f}\n")
         cpu = meter.report(elapsed)
         cpu_ms = 10 * cpu["server_total"] * elapsed  # percent of one core over the window -> ms
         cpu_all_ms = cpu_ms + 10 * (cpu.get("postgres", 0.0) + cpu.get("redis", 0.0)) * elapsed
