@@ -1,17 +1,19 @@
-"""The process's database thread, with a lane for timer steps ahead of socket work.
+"""The process's database thread, with a lane for table steps ahead of reads.
 
 Channels runs every ``database_sync_to_async`` call of a daphne process on one thread (asgiref's
 ``SyncToAsync.single_thread_executor``, a one-worker ``ThreadPoolExecutor``), in the order the
 calls were made.  Socket commands, snapshots, pings and the in-process timers' steps all queue
 there.  A flood of socket work — every socket of 300 tables resyncing after a stall — would put a
-claim window's end or a turn's timeout behind hundreds of reads: the timer would fire on time on
-the loop and then wait seconds for the thread, and the table would stand still although its
-deadline had passed.
+claim window's end, a turn's timeout or a player's discard behind hundreds of reads: the step
+would wait seconds for the thread, and the table would stand still.
 
 ``install()`` gives that executor a queue with two lanes: work submitted while ``URGENT`` is set
-in the caller's context (games/runtime/timers.py sets it in each timer's task) is taken before anything
-in the ordinary lane.  Within a lane the order is kept.  Timer steps cannot starve the
-sockets: there is at most one pending deadline per hand or table, each a few milliseconds.
+in the caller's context is taken before anything in the ordinary lane.  The table steps set it —
+players' commands and timers' wake-ups alike (games/runtime/table_steps.py ``timed``; the
+in-process timers' sweeper too) — so they keep their arrival order among themselves and reads
+(snapshots, heartbeats, table messages, pages) wait behind them.  Within a lane the order is
+kept.  Steps cannot starve the reads for long: a table has at most one pending deadline, each
+socket's commands are rate-limited, and each step is a few milliseconds.
 
 ``backlog()`` is the queue's length, every kind of call together (the admission monitor counts
 only the table steps in it: games/runtime/table_steps.py).

@@ -20,6 +20,8 @@ from typing import ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 
+from games.runtime import dbqueue
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -67,14 +69,16 @@ class TableSteps:
         self.total += 1
 
     def timed(self, fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-        """``database_sync_to_async(fn)``, each call timed as a table step.  Use it for the steps
-        of running tables only — not for reads, pages or new tables."""
+        """``database_sync_to_async(fn)``, each call timed as a table step and queued in the
+        database thread's table-step lane, ahead of reads (games/runtime/dbqueue.py).  Use it for
+        the steps of running tables only — not for reads, pages or new tables."""
         on_thread = database_sync_to_async(fn)
 
         async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
             token = self.begin()
             try:
-                return await on_thread(*args, **kwargs)  # type: ignore[no-any-return]
+                with dbqueue.urgent():
+                    return await on_thread(*args, **kwargs)  # type: ignore[no-any-return]
             finally:
                 self.end(token)
 
