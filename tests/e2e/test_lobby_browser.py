@@ -217,10 +217,13 @@ def test_a_token_made_on_the_profile_page_reads_the_api(pages: Pages, server: st
     in_language(page, lang)
     page.locator("#api-token-make").click()
     key = page.locator("#api-token-key").input_value()
-    assert re.fullmatch(r"[0-9a-f]{40}", key)
+    assert re.fullmatch(r"csn_[A-Za-z0-9_-]{40}", key), key  # shown once; the database keeps its digest
     script = pages.new()  # no session: only the header
     answer = script.request.get(f"{server}/api/account/", headers={"Authorization": f"Token {key}"})
     assert answer.status == 200 and answer.json()["username"] == username
+    page.goto(f"{server}/accounts/profile/")  # named by its prefix, with when it was last used
+    expect(page.locator("#api-token-exists code")).to_have_text(key[:10] + "…")
+    expect(page.locator("#api-token-last-used")).to_contain_text(words(lang, "上次使用于", "Last used"))
     refused = script.request.post(
         f"{server}/api/tables/1/stand/", headers={"Authorization": f"Token {key}", "Accept-Language": LOCALES[lang]}
     )
