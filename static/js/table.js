@@ -13,7 +13,7 @@ import { TableSocket, apiGet, apiPost } from "./net.js";
 import { coarsePointer, oneTapOn, oneTapToggle, phoneLayout } from "./phone.js";
 import { TablePrefs, ask, discardQuestion, emotePicker, escapeRule, showBubble } from "./prefs.js";
 import { refusalText } from "./refusals.js";
-import { renderRoom } from "./room.js";
+import { renderRoom, roomCountdownText } from "./room.js";
 import { hideNotice, inviteControl, noteFinishedHand, showUnseated, unseatedByCountdown } from "./table_notes.js";
 import { questionLabel } from "./variant.js";
 
@@ -433,7 +433,7 @@ function tick() {
   }
   if (roomCountdown) {
     const left = readyLeft();
-    roomCountdown.textContent = left !== null ? t("ready_countdown", { s: Math.max(0, Math.ceil(left / 1000)) }) : t("all_ready_hint");
+    roomCountdown.textContent = roomCountdownText(state.frame.table, left);
   }
   if (nextHandEl) {
     const left = deadlineLeft();
