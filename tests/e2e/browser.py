@@ -267,6 +267,8 @@ def check_hand_end(page: Any, balance_before: int) -> int:
     expect(dialog).to_be_visible()
     rows = page.locator("#mj-breakdown tbody tr")
     assert rows.count() >= 1
+    if not page.locator("#mj-details[open]").count():
+        page.locator("#mj-details summary").click()  # the formulas are behind "details"
     expect(rows.first).to_be_visible()
     delta = number(page.text_content("#mj-my-delta"))
     assert dialog.get_attribute("data-my-delta") == str(delta)

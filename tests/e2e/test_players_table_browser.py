@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import ARTIFACTS, sign_up
+from tests.e2e.browser import ARTIFACTS, play_until_hand_end, sign_up
 from tests.e2e.contrast import measure, overlaps
+from tests.e2e.test_phone_layout import small_text
 
 SIZES = {"desktop": (1366, 768), "portrait": (390, 844), "landscape": (844, 390)}
 CASES = [(lang, size) for lang in ("zh-CN", "en") for size in SIZES]
@@ -32,12 +33,15 @@ def open_page(chromium: Any, lang: str, size: str, errors: list[str]) -> Any:
     return page
 
 
-def quick_play_with_bots(page: Any, server: str) -> None:
-    """Sign up, then one tap on the home page: a running match against bots."""
+def quick_play_with_bots(page: Any, server: str, variant: str | None = None) -> None:
+    """Sign up, then one tap on the home page: a running match against bots (of the rule set
+    first in the list unless ``variant`` is picked first)."""
     from playwright.sync_api import expect
 
     sign_up(page, server)
     page.goto(f"{server}/")
+    if variant:
+        page.select_option("#quick-play-variant", variant)
     page.locator("#quick-play-bots").click()
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     expect(page.locator("#mj-leave")).to_be_visible()
@@ -70,4 +74,56 @@ def test_quick_play_then_visible_controls_that_do_not_overlap(chromium: Any, ser
     for i, (a, box_a) in enumerate(shown):
         for b, box_b in shown[i + 1 :]:
             assert not overlaps(box_a, box_b), f"{a} and {b} overlap at {size}: {box_a} {box_b}"
+    assert errors == []
+
+
+@pytest.mark.parametrize(("lang", "size"), CASES)
+def test_the_result_screen_is_full_size_outside_the_felt(chromium: Any, server: str, lang: str, size: str) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = open_page(chromium, lang, size, errors)
+    quick_play_with_bots(page, server, "zhejiang_caishen")
+    play_until_hand_end(page, mid_shot=None, tap=size != "desktop")
+    dialog = page.locator("#mj-handend .handend-dialog")
+    expect(dialog).to_be_visible()
+    page.wait_for_timeout(300)
+    width, height = SIZES[size]
+    geometry = page.evaluate(
+        """() => {
+        const d = document.querySelector("#mj-handend .handend-dialog");
+        const r = d.getBoundingClientRect();
+        return {inFelt: Boolean(d.closest("#mj-stage")), scale: r.width / d.offsetWidth,
+                x: r.x, y: r.y, w: r.width, h: r.height};
+    }"""
+    )
+    assert not geometry["inFelt"] and abs(geometry["scale"] - 1) < 0.01, geometry
+    assert geometry["x"] >= 0 and geometry["x"] + geometry["w"] <= width + 0.5, geometry
+    assert geometry["y"] >= 0 and geometry["y"] + geometry["h"] <= height + 0.5, geometry
+    assert (page.text_content("#mj-result") or "").strip()
+    if page.locator("#mj-winning-hand").count():
+        # Who won, how, the winning hand large, the patterns with their values.
+        tiles = page.locator("#mj-winning-hand .tile")
+        assert tiles.count() >= 2
+        assert (tiles.first.bounding_box() or {"width": 0})["width"] >= 26
+        expect(page.locator("#mj-winning-hand .win-tile")).to_have_count(1)
+        patterns = page.locator("#mj-patterns li")
+        assert patterns.count() >= 1
+        for i in range(patterns.count()):
+            assert (patterns.nth(i).locator(".pat-name").text_content() or "").strip()
+            assert (patterns.nth(i).locator(".pat-value").text_content() or "").strip()
+    # Each player's gain or loss; mine and my balance after.
+    deltas = page.locator("#mj-handend .he-hands tbody .he-delta")
+    expect(deltas).to_have_count(4)
+    for i in range(4):
+        assert re.fullmatch(r"[+-]?\d+", (deltas.nth(i).text_content() or "").strip())
+    expect(page.locator("#mj-wallet-after")).to_be_visible()
+    # The formulas behind "details".
+    rows = page.locator("#mj-breakdown tbody tr")
+    if rows.count():
+        expect(rows.first).to_be_hidden()
+        page.locator("#mj-details summary").click()
+        expect(rows.first).to_be_visible()
+    assert small_text(page) == []
+    shot(page, f"e2e-result-{size}-{lang}.png")
     assert errors == []
