@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.browser import ARTIFACTS, play_until_hand_end, sign_up
-from tests.e2e.contrast import measure, overlaps
+from tests.e2e.contrast import measure, overlaps, text_contrasts
 from tests.e2e.test_phone_layout import small_text
 
 SIZES = {"desktop": (1366, 768), "portrait": (390, 844), "landscape": (844, 390)}
@@ -126,4 +126,57 @@ def test_the_result_screen_is_full_size_outside_the_felt(chromium: Any, server: 
         expect(rows.first).to_be_visible()
     assert small_text(page) == []
     shot(page, f"e2e-result-{size}-{lang}.png")
+    assert errors == []
+
+
+@pytest.mark.parametrize(("lang", "size"), CASES)
+def test_the_waiting_room_reads_at_aa_contrast(chromium: Any, server: str, lang: str, size: str) -> None:
+    """ "Find players": a quick-play table waiting for people; every text of the room 4.5:1."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = open_page(chromium, lang, size, errors)
+    sign_up(page, server)
+    page.goto(f"{server}/")
+    page.select_option("#quick-play-stake", "5")  # a table of its own: other tests wait at stake 1
+    page.locator("#quick-play-people").click()
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    room = page.locator("#mj-room")
+    try:
+        expect(room.locator(".chair.you")).to_have_count(1)
+        expect(page.locator("#mj-ready-countdown[data-quick='1']")).to_be_visible()
+        page.wait_for_timeout(200)
+        shot(page, f"e2e-waiting-{size}-{lang}.png")
+        low = [t for t in text_contrasts(page, "#mj-room") if t["ratio"] < 4.5]
+        assert low == [], f"waiting room text under 4.5:1 at {size}: {low}"
+    finally:  # "Cancel" (stand up): the next case finds the table without this player
+        room.locator("[data-cmd=stand]").click()
+    expect(room.locator(".chair.you")).to_have_count(0)
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+def test_the_own_name_plate_is_above_the_dock(chromium: Any, server: str, size: str) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = open_page(chromium, "zh-CN", size, errors)
+    quick_play_with_bots(page, server, "zhejiang_caishen")
+    # The second hand: the plate carries the match's score as well.
+    play_until_hand_end(page, mid_shot=None, tap=True)
+    expect(page.locator("#mj-head-info")).to_contain_text(re.compile(r"[2-4]/4"), timeout=20_000)
+    expect(page.locator("#mj-hand .tile").first).to_be_visible()
+    page.wait_for_timeout(400)  # the felt scrolled to the window's top as the hand starts
+    plate = page.locator(".plate-inner.you")
+    expect(plate.locator(".plate-score")).to_be_visible()
+    expect(plate).to_be_visible()
+    box = plate.bounding_box()
+    dock = page.locator("#mj-dock").bounding_box()
+    felt = page.locator("#mj-stage").bounding_box()  # the felt clips what lies outside it
+    assert box is not None and dock is not None and felt is not None
+    assert box["y"] + box["height"] <= felt["y"] + felt["height"] + 0.5, f"the own plate {box} leaves the felt {felt}"
+    shot(page, f"e2e-own-plate-{size}.png")
+    width, _height = SIZES[size]
+    assert box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert box["y"] + box["height"] <= dock["y"] + 0.5, f"the own plate {box} runs under the dock {dock} ({size})"
     assert errors == []
