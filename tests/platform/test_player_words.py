@@ -50,6 +50,18 @@ def test_the_wallet_shows_words_and_zones() -> None:
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(UTC[+−]?\d*\)", html)
 
 
+def test_the_profile_shows_the_token_times_with_their_zone() -> None:
+    from accounts import api_tokens
+
+    user = get_user_model().objects.create_user("tokened", password="pw-123456")
+    api_tokens.replace(user)
+    client = Client()
+    client.force_login(user)
+    html = client.get(reverse("accounts:profile"), headers={"accept-language": "en"}).content.decode()
+    assert '<time datetime="' in html and "&lt;time" not in html
+    assert re.search(r"made \s*<time [^>]+>\d{4}-\d\d-\d\d \d\d:\d\d \(UTC", html)
+
+
 def test_the_home_page_names_no_file_and_no_key(client: Client) -> None:
     html = client.get("/", headers={"accept-language": "en"}).content.decode()
     text = re.sub(r"<[^>]+>", " ", html)  # what is read, not the attributes (links, data-variant)
