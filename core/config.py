@@ -138,6 +138,9 @@ class CaishenConfig:
         16, "a running hand's full engine snapshot is written every this many steps", minimum=1, runtime=True
     )
     ready_seconds: int = _spec(30, "the fourth seat's countdown to ready up", minimum=1, runtime=True)
+    quick_play_wait_seconds: int = _spec(
+        30, "a quick-play table waits this long for people, then bots take the empty chairs", minimum=1, runtime=True
+    )
     spectator_delay: float = _spec(
         3.0, "seconds watchers of a public table are kept behind the play", minimum=0, runtime=True
     )

@@ -57,6 +57,9 @@ class Table(models.Model):
     # How long the table waits for a seated person who is not connected before 托管 takes their
     # turns (games.services.grace); 0, the default, is the ordinary clock.  Tournaments set it.
     offline_grace_seconds = models.PositiveSmallIntegerField(default=0)
+    # Made by quick play (games.services.lobby.quick_play): public, the rule set's defaults, its
+    # people ready as they sit; ``ready_deadline`` is when bots take the empty chairs.
+    quick_play = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["status", "is_private"])]

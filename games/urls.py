@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/", views.quick_play, name="quick_play"),
     path("rules/", views.rules_index, name="rules"),
     path("rules/<slug:key>/", views.rules_detail, name="rule"),
     path("tables/", views.lobby, name="lobby"),

@@ -311,6 +311,9 @@ CAISHEN_SNAPSHOT_EVERY = CAISHEN.snapshot_every
 CAISHEN_SPECTATOR_DELAY = CAISHEN.spectator_delay
 CAISHEN_WATCHER_SYNC_SECONDS = CAISHEN.watcher_sync_seconds
 CAISHEN_READY_SECONDS = CAISHEN.ready_seconds
+# Quick play (games.services.lobby.quick_play): how long a table made by it waits for people
+# before bots take its empty chairs and the match starts.
+CAISHEN_QUICK_PLAY_WAIT_SECONDS = CAISHEN.quick_play_wait_seconds
 CAISHEN_SWEEP_SECONDS = CAISHEN.sweep_seconds
 # How stale the sweeper's last run may be before /healthz reports it (celery timers only).
 CAISHEN_SWEEP_STALE_SECONDS = CAISHEN.sweep_stale_seconds

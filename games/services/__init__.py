@@ -51,7 +51,7 @@ from games.services import (
 from games.services.autoplay import set_auto_play
 from games.services.common import AUTO_AFTER_DISCONNECTS, AUTO_AFTER_TIMEOUTS, Refused, deadline_token
 from games.services.holds import StakeNotCovered
-from games.services.lobby import add_bots, create_table, min_balance, set_ready, sit, stand
+from games.services.lobby import add_bots, create_table, min_balance, quick_play, set_ready, sit, stand
 from games.services.match import SEED_PROVIDERS, begin_hand, choose, provided_seed, start_hand, start_match
 from games.services.play import STEP_FIELDS, HandStep, decoded_engine, submit
 from games.services.presence import leave_match, set_connected
@@ -74,6 +74,7 @@ __all__ = [
     "HandStep",
     "StakeNotCovered",
     "add_bots",
+    "quick_play",
     "autoplay",
     "chair_changes",
     "grace",

@@ -36,8 +36,13 @@ def create_table(
     score_only: bool = False,
     hints: bool = False,
     offline_grace_seconds: int = 0,
+    seat_owner: bool = False,
+    quick_play: bool = False,
 ) -> Table:
-    """``score_only`` (tournaments) allows stake 0: hands are scored but move no wallet units.
+    """``seat_owner``: the creator sits at once when their available balance covers the table's
+    minimum (else they watch until they sit, as a private table's owner may set a stake for
+    richer friends).  ``quick_play``: a table made by :func:`quick_play`.
+    ``score_only`` (tournaments) allows stake 0: hands are scored but move no wallet units.
     ``hints``: 听牌 hints for the seated players; never at a tournament's (score-only) table.
     ``offline_grace_seconds``: how long the table waits for a seated player who is not connected
     before 托管 takes their turns (games.services.grace; 0: the ordinary clock)."""
@@ -72,8 +77,12 @@ def create_table(
             hints=bool(hints),
             owner=owner,
             offline_grace_seconds=max(0, int(offline_grace_seconds)),
+            quick_play=quick_play,
         )
         Seat.objects.bulk_create([Seat(table=table, position=p) for p in range(4)])
+        wallet = Wallet.objects.filter(user=owner).first() if seat_owner else None
+        if wallet is not None and wallet.available >= min_balance(table):
+            sit(table.pk, owner)
     return table
 
 
@@ -141,7 +150,8 @@ def stand(table_id: int, user: User) -> None:
             presence.leave_match(table, seat)
             return
         vacate(seat)
-        _cancel_countdown(table)
+        if not table.quick_play:  # a quick-play table's clock is its bots' (quick_table_due)
+            _cancel_countdown(table)
         announce_table_change(table)
 
 
@@ -177,13 +187,10 @@ def add_bots(table_id: int, user: User) -> int:
             raise Refused("only the table's owner may add bots", "owner_only")
         if table.status != Table.WAITING:
             raise Refused("the match has started", "match_started")
-        empty = [s for s in locks.lock_seats(table) if not s.occupied]
-        for s in empty:
-            s.is_bot, s.ready = True, True
-            s.save()
+        added = fill_with_bots(table)
         uncovered = _after_ready_change(table)
     _refuse_if_uncovered(uncovered, user)
-    return len(empty)
+    return added
 
 
 def set_ready(table_id: int, user: User, ready: bool = True) -> None:
@@ -246,6 +253,10 @@ def _after_ready_change(table: Table) -> holds.StakeNotCovered | None:
             _after_ready_change(table)
             return exc
         return None
+    if table.quick_play:
+        # Its clock is when bots take the empty chairs (quick_play), not the fourth's countdown.
+        announce_table_change(table)
+        return None
     unready = [s for s in seats if s.user_id is not None and not s.ready]
     if len(ready) == 3 and len(unready) == 1 and table.ready_deadline is None:
         # The fourth gets a countdown: ready by then or be unseated.
@@ -262,3 +273,94 @@ def _cancel_countdown(table: Table) -> None:
     if table.ready_deadline is not None:
         table.ready_deadline = None
         table.save(update_fields=["ready_deadline"])
+
+
+# ------------------------------------------------------------------------------- quick play
+def quick_play(user: User, variant: str, stake: int = 1, bots: bool = False) -> Table:
+    """One tap to a game: seat ``user``, ready (the tap confirms the stake), at the oldest public
+    quick-play table of ``variant`` and ``stake`` that waits for players, or at a new one (the
+    rule set's default options, four hands).  ``bots``: bots take the empty chairs and the match
+    starts now; otherwise the table waits ``CAISHEN_QUICK_PLAY_WAIT_SECONDS`` for people, then bots
+    take the chairs still empty (games.services.wakes) unless everyone has stood up (cancelled).
+
+    A seat the player holds at another waiting quick-play table is given up (they moved on);
+    asked again for the same rule set and stake, the table they wait at is theirs again.  Raises
+    ``Refused`` (a short wallet: the same as sitting), ``overload.Overloaded`` (nothing changed:
+    no table made, no seat taken)."""
+    try:
+        get_variant(variant)
+    except ValueError as exc:
+        raise Refused(str(exc), "bad_options", {"detail": str(exc)}) from None
+    with transaction.atomic():
+        for seat in Seat.objects.filter(user=user, table__status=Table.WAITING, table__quick_play=True).exclude(
+            table__variant=variant, table__stake=stake
+        ):
+            stand(seat.table_id, user)
+        table = _open_quick_table(user, variant, stake)
+        if table is None:
+            table = create_table(user, variant, stake=stake, quick_play=True)
+        if not table.seats.filter(user=user).exists():
+            sit(table.pk, user)
+        table = locks.lock_table(table.pk)
+        table.seats.filter(user=user).update(ready=True)
+        if bots:
+            fill_with_bots(table)
+        elif table.ready_deadline is None:
+            table.ready_deadline = timezone.now() + timedelta(seconds=settings.CAISHEN_QUICK_PLAY_WAIT_SECONDS)
+            table.save(update_fields=["ready_deadline"])
+            timers.schedule_on_commit("table", table.pk, deadline_token(table.ready_deadline), table.ready_deadline)
+        uncovered = _after_ready_change(table)
+    _refuse_if_uncovered(uncovered, user)
+    table.refresh_from_db()
+    return table
+
+
+def _open_quick_table(user: User, variant: str, stake: int) -> Table | None:
+    """The quick-play table of this rule set and stake where ``user`` sits, else the oldest with
+    a free chair (locked and checked again: another player may have taken the last one)."""
+    waiting = Table.objects.filter(
+        status=Table.WAITING, quick_play=True, is_private=False, variant=variant, stake=stake
+    ).order_by("created_at", "pk")
+    mine = waiting.filter(seats__user=user).first()
+    if mine is not None:
+        return mine
+    for pk in waiting.filter(seats__user__isnull=True, seats__is_bot=False).values_list("pk", flat=True).distinct()[:5]:
+        table = locks.lock_table(pk)
+        if table.status == Table.WAITING and any(not s.occupied for s in locks.lock_seats(table)):
+            return table
+    return None
+
+
+def fill_with_bots(table: Table) -> int:
+    """Ready bots in the (locked) table's empty chairs; the caller starts the match
+    (``after_ready_change``).  Returns how many."""
+    empty = [s for s in locks.lock_seats(table) if not s.occupied]
+    for s in empty:
+        s.is_bot, s.ready = True, True
+        s.save()
+    return len(empty)
+
+
+def quick_table_due(table: Table) -> None:
+    """A quick-play table's wait is over (games.services.wakes, the table locked): bots take the
+    empty chairs and the match starts.  Whoever sits there unready (pressed Not ready) is
+    unseated, as the ready countdown would; a table nobody sits at any more is closed.  A
+    saturated process starts no match: the wait starts again."""
+    for seat in locks.lock_seats(table, user__isnull=False, ready=False):
+        vacate(seat)
+    table.ready_deadline = None
+    if not table.seats.filter(user__isnull=False).exists():
+        table.status = Table.ABORTED
+        table.save(update_fields=["ready_deadline", "status"])
+        announce_table_change(table)
+        return
+    table.save(update_fields=["ready_deadline"])
+    try:
+        with transaction.atomic():
+            fill_with_bots(table)
+            _after_ready_change(table)
+    except overload.Overloaded:
+        table.ready_deadline = timezone.now() + timedelta(seconds=settings.CAISHEN_QUICK_PLAY_WAIT_SECONDS)
+        table.save(update_fields=["ready_deadline"])
+        timers.schedule_on_commit("table", table.pk, deadline_token(table.ready_deadline), table.ready_deadline)
+        announce_table_change(table)

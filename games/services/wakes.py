@@ -69,6 +69,9 @@ def _wake_table(table_id: int, token: int) -> bool:
             return True
         if table.status != Table.WAITING:
             return False
+        if table.quick_play:
+            lobby.quick_table_due(table)
+            return True
         if overload.take_refused_start(table.pk) or runtime().monitor.refusing():
             # The fourth seat tried to ready up and was refused (the process takes no new match
             # while saturated), or may have: unseating it for that would punish the refusal —

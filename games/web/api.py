@@ -96,6 +96,7 @@ class TableSerializer(serializers.ModelSerializer):
             "claim_seconds",
             "is_private",
             "hints",
+            "quick_play",
             "room_code",
             "status",
             "owner_id",
@@ -147,8 +148,24 @@ class TableCreateSerializer(StrictJSONTypes, serializers.Serializer):
         default=8, min_value=0, max_value=POSITIVE_SMALL_MAX, help_text="Seconds per claim window (3–120)."
     )
     is_private = serializers.BooleanField(default=False, help_text="Unlisted; players join with the room code.")
+    sit = serializers.BooleanField(
+        default=False,
+        help_text="true: you sit at the new table at once (when your available balance covers its minimum).",
+    )
     hints = serializers.BooleanField(
         default=False, help_text="听牌 hints for the seated players; a table with hints is not rated."
+    )
+
+
+class QuickPlaySerializer(StrictJSONTypes, serializers.Serializer):
+    variant = serializers.CharField(max_length=32, help_text="A rule set key, e.g. zhejiang_caishen.")
+    stake = serializers.IntegerField(
+        default=1, min_value=1, max_value=STAKE_MAX, help_text="底分/底注: wallet units per point (at least 1)."
+    )
+    bots = serializers.BooleanField(
+        default=False,
+        help_text="true: bots take the empty chairs and the match starts now; false: wait for people "
+        "(CAISHEN_QUICK_PLAY_WAIT_SECONDS), then bots take the chairs still empty.",
     )
 
 
@@ -365,7 +382,8 @@ class TableListView(APIView):
         if not serializer.is_valid():
             return invalid(serializer.errors)
         try:
-            table = services.create_table(request.user, **serializer.validated_data)
+            data = dict(serializer.validated_data)
+            table = services.create_table(request.user, seat_owner=data.pop("sit"), **data)
         except overload.Overloaded as exc:
             return busy(exc)
         except services.Refused as exc:
@@ -487,6 +505,37 @@ class ReadyView(TableActionView):
 class BotsView(TableActionView):
     def act(self, request: Request, table: Table) -> dict[str, int]:
         return {"added": services.add_bots(table.pk, request.user)}
+
+
+@extend_schema(
+    summary="Quick play: a seat at a table of this rule set and stake, now",
+    description="Seats you, ready (the stake confirmed), at the oldest public quick-play table of the rule "
+    "set and stake that waits for players, or at a new one (the rule set's default options, 4 hands). "
+    "`bots: true` fills the empty chairs with bots and starts the match at once; without, the table waits "
+    "`CAISHEN_QUICK_PLAY_WAIT_SECONDS` (30 by default) for people, then bots take the chairs still empty "
+    "and the match starts, unless everyone has stood up (`/api/tables/<id>/stand/` cancels). "
+    "A seat you held at another waiting quick-play table is given up. Answers the table "
+    "(`url` opens it; `status` is `playing` once the match has started). A short wallet answers 400 as sitting does; "
+    'a saturated server 503 with `Retry-After`, nothing changed (docs/operations.md, "Overload").',
+    request=QuickPlaySerializer,
+    parameters=[RETRY_AFTER],
+    responses={200: TableSerializer, 400: DETAIL, 403: DETAIL, 503: BUSY},
+    tags=["tables"],
+)
+class QuickPlayView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request) -> Response:
+        serializer = QuickPlaySerializer(data=request.data)
+        if not serializer.is_valid():
+            return invalid(serializer.errors)
+        try:
+            table = services.quick_play(request.user, **serializer.validated_data)
+        except overload.Overloaded as exc:
+            return busy(exc)
+        except services.Refused as exc:
+            return refused(refusal_text(exc))
+        return Response(TableSerializer(with_seat_counts(Table.objects.filter(pk=table.pk)).get()).data)
 
 
 @extend_schema(

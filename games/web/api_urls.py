@@ -10,6 +10,7 @@ urlpatterns = [
     path("rulesets/", api.RuleSetListView.as_view(), name="rulesets"),
     path("rulesets/<slug:key>/", api.RuleSetDetailView.as_view(), name="ruleset"),
     path("tables/", api.TableListView.as_view(), name="tables"),
+    path("quick-play/", api.QuickPlayView.as_view(), name="quick_play"),
     path("tables/join/", api.JoinView.as_view(), name="join"),
     path("tables/<int:pk>/", api.TableDetailView.as_view(), name="table"),
     path("tables/<int:pk>/hands/", api.TableHandsView.as_view(), name="table_hands"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -81,10 +82,41 @@ def me(request: HttpRequest) -> User:
 
 # ----------------------------------------------------------------------------- pages
 def home(request: HttpRequest) -> HttpResponse:
-    """The landing page: what the platform is, which rule sets it plays, and the visitor's own
-    running or waiting tables."""
+    """The landing page: what the platform is, quick play, which rule sets it plays, and the
+    visitor's own running or waiting tables."""
     mine = mark_my_seats(rows(my_tables(request.user), 20), request.user) if request.user.is_authenticated else []
-    return render(request, "games/home.html", {"variants": all_variants(), "my_tables": mine})
+    context = {
+        "variants": all_variants(),
+        "my_tables": mine,
+        "quick_play_stakes": QUICK_PLAY_STAKES,
+        "quick_play_wait": settings.CAISHEN_QUICK_PLAY_WAIT_SECONDS,
+    }
+    return render(request, "games/home.html", context)
+
+
+@login_required
+@require_POST
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """The home page's quick play (services.quick_play): a seat at once, then the table page.
+    ``bots`` "1": bots fill the table and the match starts; else it waits for people first.
+    A refusal (a short wallet, a busy server) is a message on the home page."""
+    key = request.POST.get("variant", "")
+    stake = request.POST.get("stake", "1")
+    try:
+        table = services.quick_play(
+            me(request),
+            key,
+            int(stake) if stake in {str(n) for n in QUICK_PLAY_STAKES} else 1,
+            request.POST.get("bots") == "1",
+        )
+    except services.Refused as exc:
+        messages.error(request, refusal_text(exc))
+        return redirect("games:home")
+    return redirect("games:table", pk=table.pk)
+
+
+# The stakes the home page offers for quick play (the API takes any).
+QUICK_PLAY_STAKES = (1, 2, 5)
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
@@ -186,7 +218,7 @@ def create(request: HttpRequest) -> HttpResponse:
         form = TableForm(variant, request.POST)
         if form.is_valid():
             try:
-                table = services.create_table(me(request), **form.create_kwargs())
+                table = services.create_table(me(request), seat_owner=True, **form.create_kwargs())
             except services.Refused as exc:
                 refused = refusal_text(exc)
                 retry_after = exc.retry_after if isinstance(exc, overload.Overloaded) else None

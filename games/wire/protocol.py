@@ -84,6 +84,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "hands_played": table.hands_played,
         "status": table.status,
         "is_private": table.is_private,
+        "quick_play": table.quick_play,  # ready_deadline: when bots take the empty chairs
         "hints": table.hints,  # 听牌 hints for the seated players (games/wire/hints.py)
         "turn_seconds": table.turn_seconds,
         "claim_seconds": table.claim_seconds,

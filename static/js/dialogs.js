@@ -113,11 +113,8 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
   const style = tileStyle(view);
   const winnerWind = result?.status === "win" ? result.winner : null;
 
-  const multi = frame.table.hands_total > 1;
-  const rows = [];
-  for (let i = 0; i < 4; i++) {
-    const chair = frame.you === null ? i : (frame.you + i) % 4;
-    const wind = hand.winds[String(chair)];
+  /** A seat's revealed hand, melds and flowers, tiles `w` px wide; the winning tile ringed. */
+  const handOf = (wind, w) => {
     const player = view.players.find((p) => p.seat === wind);
     const revealed = view.revealed ? view.revealed[wind] : player?.hand;
     const tiles = revealed ? sortTiles(parseTiles(revealed), style.wilds) : [];
@@ -126,13 +123,25 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
     const winTile = wind === winnerWind ? result?.win_tile : null;
     const winAt = winTile ? tiles.lastIndexOf(winTile) : -1;
     const handTiles = tiles.map((c, i) => {
-      const el = styledTile(c, style, { w: 22 });
-      if (i === winAt) markWinning(el);
-      return el;
+      const tile = styledTile(c, style, { w });
+      if (i === winAt) markWinning(tile);
+      return tile;
     });
-    if (winTile && winAt < 0) handTiles.push(markWinning(styledTile(winTile, style, { w: 22 })));
-    const melds = (player?.melds || []).map((m) => h("span", { class: "he-meld" }, meldEl(m, wind, 22, false, style)));
+    if (winTile && winAt < 0) handTiles.push(markWinning(styledTile(winTile, style, { w })));
+    const melds = (player?.melds || []).map((m) => h("span", { class: "he-meld" }, meldEl(m, wind, w, false, style)));
     const flowers = parseTiles(player?.flowers || "");
+    const count = handTiles.length + (player?.melds || []).length * 3 + flowers.length * 0.8;
+    return {
+      count,
+      parts: [handTiles, melds, flowers.length ? h("span", { class: "he-flowers" }, flowers.map((c) => tileEl(c, { w: Math.round(w * 0.8), lang: LANG }))) : null],
+    };
+  };
+
+  const multi = frame.table.hands_total > 1;
+  const rows = [];
+  for (let i = 0; i < 4; i++) {
+    const chair = frame.you === null ? i : (frame.you + i) % 4;
+    const wind = hand.winds[String(chair)];
     const d = deltas[chair];
     const total = frame.table.scores?.[String(chair)];
     rows.push(
@@ -141,22 +150,34 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
         { class: `${wind === winnerWind ? "winner" : ""}${chair === frame.you ? " you" : ""}`, dataset: { chair, delta: d } },
         h("td", { class: "he-wind" }, windName(wind)),
         h("td", { class: "he-name" }, seatName(frame.seats[chair]), chair === frame.you ? ` · ${t("you")}` : ""),
-        h(
-          "td",
-          { class: "he-tiles" },
-          handTiles,
-          melds,
-          flowers.length ? h("span", { class: "he-flowers" }, flowers.map((c) => tileEl(c, { w: 18, lang: LANG }))) : null,
-        ),
+        h("td", { class: "he-tiles" }, handOf(wind, 22).parts),
         h("td", { class: `num he-delta ${d > 0 ? "plus" : d < 0 ? "minus" : "zero"}` }, signed(d)),
-        multi ? h("td", { class: "num he-total", title: t("match_score") }, total === undefined ? "" : signed(total)) : null,
+        multi ? h("td", { class: "num he-total" }, total === undefined ? "" : signed(total)) : null,
       ),
     );
+  }
+
+  // The winning hand, large: as wide as the screen allows (at most 48 px a tile, at least 26).
+  let winning = null;
+  if (winnerWind) {
+    const probe = handOf(winnerWind, 40);
+    const room = Math.min(window.innerWidth, 900) - 72;
+    const w = Math.max(26, Math.min(48, Math.floor(room / Math.max(probe.count + 1, 1))));
+    winning = h("div", { class: "he-winning", id: "mj-winning-hand", dataset: { tileWidth: w } }, handOf(winnerWind, w).parts);
   }
 
   // Each line rendered from its data in the reader's language (breakdown.js); a line worth
   // nothing that moves nothing is left out unless it explains the hand.
   const breakdown = (result?.breakdown || []).filter(visible);
+  // The patterns in player words with their values (番 / 倍 / 分); the formulas and the
+  // per-seat payments behind "details".
+  const patterns = breakdown.length
+    ? h(
+        "ul",
+        { class: "he-patterns", id: "mj-patterns" },
+        breakdown.map((b) => h("li", { dataset: { name: b.name } }, h("span", { class: "pat-name" }, itemLabel(b)), h("span", { class: "pat-value" }, itemValue(b)))),
+      )
+    : null;
   const withPayments = breakdown.some((b) => b.payments && Object.keys(b.payments).length);
   const items = breakdown.map((b) =>
     h(
@@ -172,6 +193,25 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
   const myDelta = frame.you !== null ? deltas[frame.you] : null;
   const next = h("p", { class: "he-next", id: "mj-next-hand" });
   const finished = frame.table.status === "finished" || frame.table.hands_played >= frame.table.hands_total;
+  const details = h(
+    "details",
+    { class: "he-details", id: "mj-details", open: detailsOpen, ontoggle: (ev) => (detailsOpen = ev.target.open) },
+    h("summary", {}, t("result_details")),
+    h(
+      "div",
+      { class: "breakdown-wrap", id: "mj-breakdown-wrap", tabindex: "0" },
+      h(
+        "table",
+        { class: "breakdown", id: "mj-breakdown" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", {}, t("item")), h("th", { class: "num" }, t("value")), h("th", {}, t("detail")), withPayments ? h("th", {}, t("payments")) : null),
+        ),
+        h("tbody", {}, items),
+      ),
+    ),
+  );
   clear(
     el,
     h(
@@ -185,27 +225,8 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
       h("button", { type: "button", class: "dialog-close", "aria-label": t("close"), title: t("close"), onclick: onClose }, "×"),
       h("h2", { id: "mj-handend-title" }, `${t("hand_end")} · ${t("hand_no", { n: hand.number, total: frame.table.hands_total })}`),
       h("p", { class: "he-result", id: "mj-result" }, resultLine(frame, result)),
-      h(
-        "table",
-        { class: "he-hands" },
-        multi ? h("thead", {}, h("tr", {}, h("th", { colspan: 3 }), h("th", { class: "num" }, t("this_hand")), h("th", { class: "num" }, t("match_score")))) : null,
-        h("tbody", {}, rows),
-      ),
-      h("h3", {}, t("breakdown")),
-      h(
-        "div",
-        { class: "breakdown-wrap", id: "mj-breakdown-wrap", tabindex: "0" },
-        h(
-          "table",
-          { class: "breakdown", id: "mj-breakdown" },
-          h(
-            "thead",
-            {},
-            h("tr", {}, h("th", {}, t("item")), h("th", { class: "num" }, t("value")), h("th", {}, t("detail")), withPayments ? h("th", {}, t("payments")) : null),
-          ),
-          h("tbody", {}, items),
-        ),
-      ),
+      winning,
+      patterns,
       myDelta !== null
         ? h(
             "p",
@@ -215,24 +236,40 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
             wallet !== null && !scoreOnly(frame) ? h("span", { id: "mj-wallet-after", dataset: { balance: wallet } }, ` · ${t("wallet_after", { balance: wallet })}`) : null,
           )
         : null,
+      h(
+        "table",
+        { class: "he-hands" },
+        h("thead", {}, h("tr", {}, h("th", { colspan: 3 }), h("th", { class: "num" }, t("this_hand")), multi ? h("th", { class: "num" }, t("match_score")) : null)),
+        h("tbody", {}, rows),
+      ),
       scoreOnly(frame) ? h("p", { class: "he-score-only muted", id: "mj-score-only" }, t("score_only_note")) : null,
+      details,
       h(
         "p",
-        { class: "he-seed" },
-        `${t("seed")}: `,
-        view.seed || hand.seed ? h("code", {}, view.seed || hand.seed) : h("em", {}, hand.withheld ? t("seed_withheld") : ""),
-        h("br"),
-        `${t("commit")}: `,
-        h("code", {}, hand.seed_hash || ""),
+        { class: "he-links" },
+        // The hand's replay (牌谱); a duplicate deal still played elsewhere says so on that page.
+        h("a", { id: "mj-replay-link", href: `/hands/${hand.id}/replay/`, target: "_blank", rel: "noopener" }, t("replay_link")),
+        " · ",
+        fairLink(hand),
       ),
-      // The hand's replay (牌谱); a duplicate deal still played elsewhere says so on that page.
-      h("p", { class: "he-replay" }, h("a", { id: "mj-replay-link", href: `/hands/${hand.id}/replay/`, target: "_blank", rel: "noopener" }, t("replay_link"))),
       next,
       finished ? h("p", {}, h("a", { class: "btn", href: "/tables/" }, t("back_to_lobby"))) : null,
     ),
   );
   el.hidden = false;
   return { next, finished };
+}
+
+// Whether the reader opened the result's details: kept for the next hands of the page.
+let detailsOpen = false;
+
+/** "Provably fair": the hand's verification (its seed against the wall commitment made before
+ *  the deal), opened in a new tab once the hand is over; the hex itself is shown there. */
+export function fairLink(hand) {
+  if (hand.status !== "finished" || !hand.seed) {
+    return h("span", { class: "fair", id: "mj-fair", title: t("fair_pending") }, t("fair_link"));
+  }
+  return h("a", { class: "fair", id: "mj-fair", href: `/api/hands/${hand.id}/verify/`, target: "_blank", rel: "noopener", title: t("fair_help") }, t("fair_link"));
 }
 
 /**

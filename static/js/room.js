@@ -56,6 +56,14 @@ function ratingNote(table, seats, isOwner, rerender) {
   );
 }
 
+/** The room's clock line: the fourth seat's ready countdown, or at a quick-play table the wait
+ *  before bots take the empty chairs. */
+export function roomCountdownText(table, msLeft) {
+  const seconds = msLeft !== null ? Math.max(0, Math.ceil(msLeft / 1000)) : null;
+  if (table.quick_play) return seconds !== null ? t("quick_fill_countdown", { s: seconds }) : t("quick_fill_hint");
+  return seconds !== null ? t("ready_countdown", { s: seconds }) : t("all_ready_hint");
+}
+
 /**
  * Render the room into `el` from a frame.  `me` is the signed-in user's id (null when signed
  * out); `onCommand(name, arg)` runs "sit" (chair), "stand", "ready", "unready", "bots".
@@ -113,7 +121,9 @@ export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft, rer
     } else {
       buttons.push(h("button", { type: "button", class: "btn primary", disabled: pending, dataset: { cmd: "ready" }, onclick: () => onCommand("ready") }, t("ready")));
     }
-    buttons.push(h("button", { type: "button", class: "btn secondary", disabled: pending, dataset: { cmd: "stand" }, onclick: () => onCommand("stand") }, t("stand")));
+    // At a quick-play table standing up is how a player cancels the wait for people.
+    const standWord = table.quick_play ? t("quick_cancel") : t("stand");
+    buttons.push(h("button", { type: "button", class: "btn secondary", disabled: pending, dataset: { cmd: "stand" }, onclick: () => onCommand("stand") }, standWord));
   }
   // Only once the owner sits: filling every chair with bots would leave no seat for them.
   if (isOwner && mine && empty > 0) {
@@ -121,8 +131,8 @@ export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft, rer
   }
 
   const countdown = h("p", { class: "room-note", id: "mj-ready-countdown" });
-  if (readyMsLeft !== null) countdown.textContent = t("ready_countdown", { s: Math.max(0, Math.ceil(readyMsLeft / 1000)) });
-  else countdown.textContent = t("all_ready_hint");
+  countdown.textContent = roomCountdownText(table, readyMsLeft);
+  countdown.dataset.quick = table.quick_play ? "1" : "0";
 
   clear(
     el,

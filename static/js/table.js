@@ -6,14 +6,14 @@
 
 import { renderAutoPlay } from "./autoplay.js";
 import { Board } from "./board.js";
-import { confirmStake, renderHandEnd, renderPreHand, toast } from "./dialogs.js";
+import { confirmStake, fairLink, renderHandEnd, renderPreHand, toast } from "./dialogs.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { TableSocket, apiGet, apiPost } from "./net.js";
 import { coarsePointer, oneTapOn, oneTapToggle, phoneLayout } from "./phone.js";
 import { TablePrefs, ask, discardQuestion, emotePicker, escapeRule, showBubble } from "./prefs.js";
 import { refusalText } from "./refusals.js";
-import { renderRoom } from "./room.js";
+import { renderRoom, roomCountdownText } from "./room.js";
 import { hideNotice, inviteControl, noteFinishedHand, showUnseated, unseatedByCountdown } from "./table_notes.js";
 import { questionLabel } from "./variant.js";
 
@@ -64,12 +64,13 @@ const handEndEl = h("div", { class: "overlay handend", id: "mj-handend", hidden:
 const confirmEl = h("div", { class: "overlay", id: "mj-confirm", hidden: true });
 const preHandEl = h("div", { class: "overlay prehand", id: "mj-prehand", hidden: true });
 const toasts = h("div", { class: "toasts", id: "mj-toasts" });
-stage.append(roomEl, handEndEl, preHandEl, confirmEl, toasts);
+stage.append(roomEl, preHandEl, confirmEl, toasts);
 // The phone layout (phone.js): a dock fixed at the window's bottom takes the own strip, the
-// prompt and the claim buttons; a fixed layer takes the dialogs and messages.
+// prompt and the claim buttons; a fixed layer takes the dialogs and messages.  The result screen
+// is in that layer in every layout: at the window's size, never scaled with the felt.
 const dockBar = h("div", { class: "dock-bar", id: "mj-dock-bar" });
 const dock = h("div", { class: "mj-dock", id: "mj-dock" }, dockBar);
-const layer = h("div", { class: "mj-layer", id: "mj-layer" });
+const layer = h("div", { class: "mj-layer", id: "mj-layer" }, handEndEl);
 // The dock's switch is also the account's one_tap_discard (prefs.js saves it: remembered per account).
 const oneTap = oneTapToggle((on) => {
   prefs.saveOne("one_tap_discard", on);
@@ -399,15 +400,21 @@ function renderInfo() {
   if (app.dataset.inviteUrl) parts.push(inviteInfo); // the owner's invite link (kept: re-render keeps the field's state)
   if (table.status === "finished") parts.push(h("a", { href: lobbyUrl }, t("back_to_lobby")));
   if (hand) {
+    // The wall commitment and the seed behind "provably fair", not two lines of hex on every table.
     parts.push(
       h(
-        "span",
-        { class: "commit" },
+        "details",
+        { class: "commit", id: "mj-fair-info" },
+        h("summary", {}, t("fair_link")),
+        h("span", { class: "fair-help" }, t("fair_help")),
+        h("br"),
         `${t("commit")} `,
         h("code", { id: "mj-seed-hash", title: "SHA-256" }, hand.seed_hash || ""),
-        ` · ${t("seed")} `,
+        h("br"),
+        `${t("seed")} `,
         // A duplicate round's hand still played at another table: hand.withheld says why.
         hand.seed ? h("code", { id: "mj-seed" }, hand.seed) : h("em", {}, t(hand.withheld ? "seed_withheld" : "seed_hidden")),
+        hand.status === "finished" && hand.seed ? [h("br"), fairLink(hand)] : null,
       ),
     );
   }
@@ -433,7 +440,7 @@ function tick() {
   }
   if (roomCountdown) {
     const left = readyLeft();
-    roomCountdown.textContent = left !== null ? t("ready_countdown", { s: Math.max(0, Math.ceil(left / 1000)) }) : t("all_ready_hint");
+    roomCountdown.textContent = roomCountdownText(state.frame.table, left);
   }
   if (nextHandEl) {
     const left = deadlineLeft();
@@ -455,7 +462,8 @@ function place(phone) {
     layer.append(handEndEl, preHandEl, confirmEl, prefs.panel, toasts);
     wrap.before(roomEl);
   } else {
-    stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, handEndEl, preHandEl, confirmEl, prefs.panel, toasts);
+    stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, preHandEl, confirmEl, prefs.panel, toasts);
+    layer.append(handEndEl);
     wrap.after(board.hintsEl); // under the felt, at the page's own size
     document.getElementById("mj-head")?.append(oneTap);
   }

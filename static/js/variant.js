@@ -96,6 +96,8 @@ function infoValue(key, value) {
     }
     case "dealer_streak":
       return t("dealer_streak_value", { n: value });
+    case "die":
+      return t("die_value", { n: value });
     case "buy_base":
     case "final_round":
     case "zheng_jin":

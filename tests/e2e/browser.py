@@ -190,14 +190,13 @@ def create_table(page: Any, base: str, variant: str = "zhejiang_caishen", hands:
 
 
 def sit_fill_and_ready(page: Any, shot_name: str | None = None) -> int:
-    """In the waiting room: take a chair, fill the others with bots, confirm the stake.
-    Returns the wallet balance before the match."""
+    """In the waiting room (the creator sits at once): fill the other chairs with bots, confirm
+    the stake.  Returns the wallet balance before the match."""
     from playwright.sync_api import expect
 
     room = page.locator("#mj-room")
     expect(room).to_be_visible()
     balance_before = number(page.text_content("#wallet-balance"))
-    room.locator(".room-actions [data-cmd=sit]").click()
     expect(room.locator(".chair.you")).to_have_count(1)
     room.locator("[data-cmd=bots]").click()
     expect(room.locator(".chair[data-bot='1']")).to_have_count(3)
@@ -268,6 +267,8 @@ def check_hand_end(page: Any, balance_before: int) -> int:
     expect(dialog).to_be_visible()
     rows = page.locator("#mj-breakdown tbody tr")
     assert rows.count() >= 1
+    if not page.locator("#mj-details[open]").count():
+        page.locator("#mj-details summary").click()  # the formulas are behind "details"
     expect(rows.first).to_be_visible()
     delta = number(page.text_content("#mj-my-delta"))
     assert dialog.get_attribute("data-my-delta") == str(delta)

@@ -7,6 +7,11 @@ Skipped: scripts, ``<code>`` / ``<kbd>`` / ``<samp>`` (keys and codes), form val
 marked with another ``lang`` (the language switch names each language in itself), tiles
 (``.tile``, SVG faces) and players' names (``.chair-name``, ``.who``, ``[data-name]``).
 
+It also flags developer text a player should never read, in either language and inside
+``<code>`` too: the rule sets' specification file names (``004_f868d7dffdb39075.zh.txt``),
+hex hashes of 16 digits or more (a wall commitment, a seed), the rule sets' keys (``dongbei``)
+and the ledger's raw references (``hand:3``, ``table:5``) — ``developer_text(page)``.
+
 ``Scan`` collects the offenders page by page, so one walk through the site reports everything
 at once; a test asserts ``scan.offenders(page_name) == []`` per page.
 """
@@ -33,6 +38,7 @@ LATIN_ALLOWED = frozenset(
         "ok",
         "url",
         "utf",
+        "utc",  # a time's zone: "(UTC+8)"
     }
 )
 # Characters an English page may show in Chinese: the product's name and the wild-tile families
@@ -65,6 +71,41 @@ _TEXTS_JS = """(lang) => {
   out.push(document.title);
   return out;
 }"""
+
+# Everything visible, <code> included (where the keys, hashes and file names used to hide).
+_ALL_TEXTS_JS = """() => {
+  const skip = "script, style, noscript, template, textarea, .tile, svg";
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.replace(/\\s+/g, " ").trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest(skip)) continue;
+    if (!el.checkVisibility || !el.checkVisibility()) continue;
+    out.push(text);
+  }
+  return out;
+}"""
+
+RULE_SET_KEYS = ("dongbei", "wenzhou", "zhangzhou", "zhedong_de", "zhejiang_caishen")
+DEVELOPER_TEXT = re.compile(
+    r"\b\w+\.(?:zh|en)\.(?:txt|md)\b"  # a specification's file name
+    r"|\b\d{3}_[0-9a-f]{8,}\b"
+    r"|\b[0-9a-f]{16,}\b"  # a hash or a seed
+    r"|\b(?:hand|table|escape|staff):\d"  # a ledger reference
+    r"|\b(?:" + "|".join(RULE_SET_KEYS) + r")\b",
+)
+
+
+def developer_text(page: Any) -> list[str]:
+    """The page's visible strings that hold developer text (see the module's docstring)."""
+    seen: list[str] = []
+    for text in page.evaluate(_ALL_TEXTS_JS):
+        if DEVELOPER_TEXT.search(text) and text not in seen:
+            seen.append(text)
+    return seen
+
 
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -101,6 +142,7 @@ class Scan:
 
     def check(self, page: Any, name: str) -> list[str]:
         strings = untranslated(page, self.lang, self.names)
+        strings += [s for s in developer_text(page) if s not in strings]
         self.found.setdefault(name, [])
         self.found[name] += [s for s in strings if s not in self.found[name]]
         return strings

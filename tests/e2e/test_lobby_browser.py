@@ -170,7 +170,7 @@ def test_one_hand_is_one_hand_and_the_countdown_says_it_unseated_you(
     assert "1 hands" not in room.inner_text()
     if lang == "en":
         expect(room).to_contain_text("1 hand ")
-    room.locator(".room-actions [data-cmd=sit]").click()
+    expect(room.locator(".chair.you")).to_have_count(1)  # the creator sits at once
     room.locator("[data-cmd=bots]").click()
     expect(room.locator(".chair[data-bot='1']")).to_have_count(3)
     room.locator("[data-cmd=ready]").click()
@@ -245,7 +245,7 @@ def test_the_waiting_room_says_whether_the_match_is_rated_and_the_owner_may_rate
     sign_up(page, server)
     create_table(page, server, hands=1)
     room = page.locator("#mj-room")
-    room.locator(".room-actions [data-cmd=sit]").click()
+    expect(room.locator(".chair.you")).to_have_count(1)  # the creator sits at once
     room.locator("[data-cmd=bots]").click()
     expect(room.locator(".chair[data-bot='1']")).to_have_count(3)
     note = room.locator(".room-rating")

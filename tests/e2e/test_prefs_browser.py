@@ -89,7 +89,7 @@ def test_settings_are_saved_remembered_and_used(server: str, chromium: Any, lang
 
     # Play: a discard asks first ("打出 X？"); cancelling keeps the tile.
     room = page.locator("#mj-room")
-    room.locator(".room-actions [data-cmd=sit]").click()
+    expect(room.locator(".chair.you")).to_have_count(1)  # the creator sits at once
     room.locator("[data-cmd=bots]").click()
     room.locator("[data-cmd=ready]").click()
     page.locator("#mj-confirm [data-cmd=confirm-ready]").click()
@@ -162,7 +162,7 @@ def test_an_emote_shows_at_another_seats_page_and_a_watchers(
     sign_up(first, server)
     create_table(first, server, "zhejiang_caishen", hands=1)
     url = first.url
-    first.locator("#mj-room .room-actions [data-cmd=sit]").click()
+    expect(first.locator("#mj-room .chair.you")).to_have_count(1)  # the creator sits at once
     second = new_page(chromium, lang, width, height, errors)
     sign_up(second, server)
     second.goto(url)

@@ -477,6 +477,13 @@ def account_cases(w: World) -> dict[str, Case]:
             lambda c: User.objects.get(pk=w.player.pk).email == "new@example.com",
             setup=pending,
         ),
+        "games:quick_play": Case(
+            "player",
+            "/",
+            reverse("games:quick_play"),
+            {"bots": "1"},  # the button pressed (the parser submits none)
+            lambda c: Table.objects.filter(quick_play=True, seats__user=w.player).exists(),
+        ),
         "accounts:close": Case(
             "player",
             profile,
@@ -517,6 +524,7 @@ CASE_NAMES = [
     "accounts:api_token",
     "set_language",
     "games:create",
+    "games:quick_play",
     "games:join",
     "games:sit",
     "games:stand",

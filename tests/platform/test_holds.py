@@ -149,8 +149,9 @@ def test_the_wallet_page_and_the_api_show_what_is_held() -> None:
 
     assert "data-wallet-balance>1000<" in html
     assert "data-wallet-held>600<" in html and "data-wallet-available>400<" in html
-    for table in tables:
-        assert f"<code>table:{table.pk}</code>" in html
+    for table in tables:  # in player words; the stored reference only as the tooltip
+        assert f'title="table:{table.pk}">Match at table {table.pk}<' in html
+        assert f"table {table.pk}, stake 15" in html
     assert (account["balance"], account["held"], account["available"]) == (1000, 600, 400)
     chinese = client.get(reverse("accounts:wallet"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "进行中对局冻结" in chinese and "可用" in chinese
