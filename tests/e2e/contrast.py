@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MEASURE_JS = """
-(selectors) => {
+# The colour arithmetic both measurements share (JavaScript, inlined into each).
+COLOUR_HELPERS = """
   const parse = (s) => {
     const m = s.match(/rgba?\\(([^)]+)\\)/);
     if (!m) return [0, 0, 0, 0];
@@ -26,7 +26,14 @@ MEASURE_JS = """
     return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
   };
   const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-  // The colour drawn behind `el` (its own background included when `own`).
+"""
+
+MEASURE_JS = (
+    """
+(selectors) => {
+"""
+    + COLOUR_HELPERS
+    + """  // The colour drawn behind `el` (its own background included when `own`).
   const behind = (el, own) => {
     const layers = [];
     for (let n = own ? el : el.parentElement; n; n = n.parentElement) {
@@ -63,29 +70,17 @@ MEASURE_JS = """
   return out;
 }
 """
+)
 
 
 # Every text of an element's subtree against what is behind it.  The felt (#mj-stage) is a
 # gradient, not a colour: it counts as its lighter green (#2c7a4b), the worst case for light text.
-TEXTS_JS = """
+TEXTS_JS = (
+    """
 (selector) => {
-  const parse = (s) => {
-    const m = s.match(/rgba?\\(([^)]+)\\)/);
-    if (!m) return [0, 0, 0, 0];
-    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
-  };
-  const over = (top, bottom) => {
-    const a = top[3] + bottom[3] * (1 - top[3]);
-    if (a === 0) return [0, 0, 0, 0];
-    return [0, 1, 2].map((i) => (top[i] * top[3] + bottom[i] * bottom[3] * (1 - top[3])) / a).concat([a]);
-  };
-  const lum = (c) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
-  };
-  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-  const out = [];
+"""
+    + COLOUR_HELPERS
+    + """  const out = [];
   const root = document.querySelector(selector);
   if (!root) return out;
   for (const el of [root, ...root.querySelectorAll("*")]) {
@@ -111,6 +106,7 @@ TEXTS_JS = """
   return out;
 }
 """
+)
 
 
 def text_contrasts(page: Any, selector: str) -> list[dict[str, Any]]:
