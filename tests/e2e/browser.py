@@ -61,10 +61,11 @@ def require_browser() -> None:
 
 
 @contextmanager
-def serve(tmp: Path, shared: Path) -> Iterator[str]:
+def serve(tmp: Path, shared: Path, **settings: str) -> Iterator[str]:
     """Run daphne on a fresh SQLite database in ``tmp``; yields its URL.  The database is a copy
     of one migrated once for the run, the static files collected once for the run, both in
-    ``shared`` (a folder every worker of the run sees: tests/daphne_process.run_folder)."""
+    ``shared`` (a folder every worker of the run sees: tests/daphne_process.run_folder).
+    ``settings``: environment variables that replace the fast pace's (``CAISHEN_...="..."``)."""
     port = free_port()
     env = {
         **os.environ,
@@ -89,6 +90,7 @@ def serve(tmp: Path, shared: Path) -> Iterator[str]:
         # per-client heavy-read limit, which has tests of its own (test_heavy_read_gate.py,
         # test_loadtest_ramp.py's flood).
         "CAISHEN_HEAVY_READS_PER_S": "0",
+        **settings,
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
 
