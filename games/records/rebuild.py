@@ -65,15 +65,6 @@ def engine_of(row: Hand) -> EngineHand:
     return engine_at(row.pk, row.seq, row.snapshot, row.snapshot_seq)
 
 
-def current_engine(hand_id: int) -> tuple[int, EngineHand] | None:
-    """The hand's latest ``seq`` and engine, read in one query with its snapshot; None if gone."""
-    found = Hand.objects.filter(pk=hand_id).values_list("seq", "snapshot", "snapshot_seq").first()
-    if found is None:
-        return None
-    seq, snapshot, snapshot_seq = found
-    return seq, engine_at(hand_id, seq, snapshot, snapshot_seq)
-
-
 def derived_events(start: dict[str, Any], actions: Iterable[HandAction]) -> Iterator[tuple[int, Event]]:
     """The event log of a hand, ``(seq, event)`` in order: its dealt snapshot with its logged
     actions applied again.  Each action must give the number of events logged beside it."""
@@ -89,14 +80,19 @@ def derived_events(start: dict[str, Any], actions: Iterable[HandAction]) -> Iter
             yield logged.seq, event
 
 
-def event_log(row: Hand) -> list[tuple[int, Event]]:
+def event_log(row: Hand, recorded: tuple[dict[str, Any], list[HandAction]] | None = None) -> list[tuple[int, Event]]:
     """The hand's event log, ``(seq, event)`` in order: the stored one of a hand recorded with
-    its events (before they were derived), else derived from the deal and the actions."""
+    its events (before they were derived), else derived from the deal and the actions.
+    ``recorded``: the dealt snapshot and the actions when the caller read them already."""
     stored = list(row.events.all())
     if stored:
         return [(logged.seq, Event.from_json(logged.event)) for logged in stored]
-    start = HandStart.objects.filter(hand_id=row.pk).values_list("snapshot", flat=True).first()
-    actions = list(row.actions.all())
+    start: dict[str, Any] | None
+    if recorded is not None:
+        start, actions = recorded
+    else:
+        start = HandStart.objects.filter(hand_id=row.pk).values_list("snapshot", flat=True).first()
+        actions = list(row.actions.all())
     if start is None:
         if actions:
             raise RecordBroken(f"hand {row.pk}: actions logged without a dealt snapshot")

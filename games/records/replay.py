@@ -191,7 +191,7 @@ def export_lines(
         "initial": initial,
     }
     out = [header]
-    events = iter(_event_log(row))
+    events = iter(_event_log(row, (initial, actions)))
     total = 0
     for n, logged in enumerate(actions, start=1):
         line: dict[str, Any] = {"type": "action", "n": n, "action": logged.action}
@@ -211,9 +211,9 @@ def export_lines(
     return [json.dumps(line, ensure_ascii=False, separators=(",", ":")) for line in out]
 
 
-def _event_log(row: Hand) -> list[tuple[int, Any]]:
+def _event_log(row: Hand, recorded: tuple[dict[str, Any], list[Any]]) -> list[tuple[int, Any]]:
     try:
-        return rebuild.event_log(row)
+        return rebuild.event_log(row, recorded)
     except rebuild.RecordBroken as exc:
         raise NotReplayable(str(exc)) from None
 

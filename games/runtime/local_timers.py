@@ -58,13 +58,13 @@ class InProcessTimers:
 
     async def fire(self, kind: str, obj_id: int, token: int) -> None:
         services = self.connections.services()
-        # The step goes ahead of socket work queued for the database thread (games/runtime/dbqueue.py):
-        # a deadline that fired on time must not then wait behind a flood of reads.
-        with dbqueue.urgent():
-            try:
-                await self.steps.timed(services.wake)(kind, obj_id, token)
-            except Exception:
-                log.exception("timer %s %s %s failed", kind, obj_id, token)
+        # A table step: it goes ahead of reads queued for the database thread (``timed`` puts it
+        # in the table steps' lane, games/runtime/dbqueue.py), so a deadline that fired on time
+        # does not then wait behind a flood of reads.
+        try:
+            await self.steps.timed(services.wake)(kind, obj_id, token)
+        except Exception:
+            log.exception("timer %s %s %s failed", kind, obj_id, token)
 
     async def sweep_once(self) -> None:
         services = self.connections.services()
