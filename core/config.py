@@ -87,6 +87,9 @@ class CaishenConfig:
     db_trace: str = _spec(
         "", "write each database-thread call's queue wait and run time to this file (profiling; empty: off)"
     )
+    test_hold_step: str = _spec(
+        "", "tests only: a folder through which a fault test holds a table step with its transaction open (empty: off)"
+    )
     gc_log_ms: float = _spec(
         0.0, "log each collection that pauses the process this many ms or longer (0: none)", minimum=0
     )
@@ -206,6 +209,20 @@ class CaishenConfig:
         "(mahjong_platform/heavy_read_gate.py; 0: not limited)",
         minimum=0,
     )
+    heavy_read_hold_seconds: float = _spec(
+        2.0,
+        "a request over its client's heavy-read bucket waits up to this long for its 429, so a client that "
+        "waits for its answers is paced to what its bucket allows (mahjong_platform/heavy_read_gate.py; 0: at once)",
+        minimum=0,
+        maximum=30,
+        clamp=True,
+    )
+    anonymous_heavy_at_once: int = _spec(
+        1,
+        "heavy reads without a session or token served at once per process, the rest waiting their turn "
+        "(mahjong_platform/heavy_read_gate.py; 0: no limit)",
+        minimum=0,
+    )
     overload_step_ms: float = _spec(
         20.0,
         "mean latency (ms) of the running tables' steps over the window that counts as saturated (0: ignored)",
@@ -218,7 +235,21 @@ class CaishenConfig:
         minimum=0,
         clamp=True,
     )
+    overload_busy: float = _spec(
+        0.5,
+        "share of the time the database thread spends running calls (the tables' steps, their readers' "
+        "snapshots) that counts as saturated, smoothed over the window (0: ignored)",
+        minimum=0,
+        maximum=1,
+        clamp=True,
+    )
     overload_window: float = _spec(2.0, "seconds: the table steps a reading looks back over", minimum=0.1, clamp=True)
+    overload_onset_ms: float = _spec(
+        500.0,
+        "how long (ms) the signs must read saturated before new tables and matches are refused",
+        minimum=0,
+        clamp=True,
+    )
     overload_probe_ms: float = _spec(100.0, "how often the loop probe reads the signs (ms)", minimum=10, clamp=True)
     overload_retry_after: float = _spec(10.0, "seconds, the Retry-After of a refusal", minimum=1, clamp=True)
 

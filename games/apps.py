@@ -7,6 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "牌局"
 
     def ready(self) -> None:
+        import mahjong_platform.celery  # noqa: F401  (the Celery app, with its settings, in every process)
         from accounts import closure
         from games import (
             checks,  # noqa: F401  (registers the system checks)

@@ -16,6 +16,7 @@ import string
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 ROOM_CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
 
@@ -60,6 +61,10 @@ class Table(models.Model):
     # Made by quick play (games.services.lobby.quick_play): public, the rule set's defaults, its
     # people ready as they sit; ``ready_deadline`` is when bots take the empty chairs.
     quick_play = models.BooleanField(default=False)
+    # Bumped by the database on every UPDATE of the row (a trigger: migration 0016), whoever writes
+    # it; a process that keeps the row in memory between steps checks it to know the row is as it
+    # left it (games.runtime.live_rows).  Never set it: the trigger overwrites what is written.
+    revision = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         indexes = [models.Index(fields=["status", "is_private"])]
@@ -69,10 +74,16 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
+    # A bot seat's level (games.engine: easy = the greedy bot, strong = the strong bot), chosen by
+    # the table's owner when filling chairs; 托管 and an absent player's turns always play strong.
+    EASY, STRONG = "easy", "strong"
+    BOT_LEVELS = [(EASY, _("easy")), (STRONG, _("strong"))]
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()  # physical chair 0..3; 0 deals the first hand
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
     is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=6, choices=BOT_LEVELS, default=STRONG)
     ready = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
     # Absence handling (spec/DESIGN.md §4): 托管 means a bot plays the seat until its player acts again.
@@ -85,6 +96,10 @@ class Seat(models.Model):
     # Since when the seat's player has been away (the last socket closed, or the match started
     # without them): the start of the table's offline grace (games.services.grace).
     offline_since = models.DateTimeField(null=True, blank=True)
+    # Bumped by the database on every UPDATE of the row (a trigger: migration 0016), whoever writes
+    # it; a process that keeps the row in memory between steps checks it to know the row is as it
+    # left it (games.runtime.live_rows).  Never set it: the trigger overwrites what is written.
+    revision = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["position"]
@@ -127,6 +142,10 @@ class Hand(models.Model):
     settled = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by the database on every UPDATE of the row (a trigger: migration 0016), whoever writes
+    # it; a process that keeps the row in memory between steps checks it to know the row is as it
+    # left it (games.runtime.live_rows).  Never set it: the trigger overwrites what is written.
+    revision = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_hand_number_per_table")]
@@ -194,13 +213,14 @@ class HandStart(models.Model):
 class PlayerTableSettings(models.Model):
     """One account's table-page settings, remembered across browsers.
 
-    All off by default.  ``auto_pass_claims``, ``auto_win`` and ``tsumogiri`` are acted on by the
+    All off by default but ``sound`` (a table without its sounds feels dead; one tap on the table
+    page mutes it).  ``auto_pass_claims``, ``auto_win`` and ``tsumogiri`` are acted on by the
     server (games.services.presets) so that they work under lag and keep claim protection's uniform
     pause; ``sound``, ``confirm_discard`` and ``one_tap_discard`` are read by the table page.
     """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_settings")
-    sound = models.BooleanField(default=False)
+    sound = models.BooleanField(default=True)
     auto_pass_claims = models.BooleanField(default=False)
     auto_win = models.BooleanField(default=False)
     tsumogiri = models.BooleanField(default=False)  # 摸切: discard the drawn tile when nothing else is offered

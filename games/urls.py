@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import views
+from games.web import js_catalog, views
 
 app_name = "games"
 
@@ -18,4 +18,6 @@ urlpatterns = [
     path("tables/<int:pk>/ready/", views.ready, name="ready"),
     path("tables/<int:pk>/bots/", views.bots, name="bots"),
     path("hands/<int:pk>/replay/", views.hand_replay, name="hand_replay"),
+    # The table's words (static/js/i18n.js, refusals.js) from the djangojs gettext catalog.
+    path("jsi18n/<str:language>/<slug:version>.js", js_catalog.js_catalog, name="js_catalog"),
 ]

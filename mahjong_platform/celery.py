@@ -19,6 +19,12 @@ from mahjong_platform.gc_tuning import tune_for_latency
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_platform.settings")
 
 app = Celery("caishen")
+# The app of every thread.  The tasks are shared_task proxies, which look up the *current* app each
+# time they are used; Celery makes a new app current only in the thread that created it, and any
+# other thread (daphne's sync_to_async threads queue the wake-ups and settlements on commit) falls
+# back to Celery's own default app, which has none of the CELERY_* settings and, without a
+# CELERY_BROKER_URL in the environment, queues to amqp://localhost.
+app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["games"])
 app.conf.beat_schedule = {

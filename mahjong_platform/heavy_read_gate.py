@@ -17,12 +17,30 @@ players may share one address (a household, a café behind one NAT); the cookie 
 DRF's own per-address limit on the replay check (``AnonymousHeavyWork``) still applies behind this
 one.
 
+A 429 alone does not slow a client that asks again as soon as it is answered: one anonymous
+client in four threads made a thousand requests a second, each a new connection and an HTTP parse
+on the loop that the tables' steps wait behind.  So a request over its bucket is held until a
+token would be free (at most ``CAISHEN_HEAVY_READ_HOLD_SECONDS``) before its 429 goes out: a
+sleeping coroutine costs the loop nothing, and a client that waits for its answers is paced to
+what its bucket allows — a few requests a second however many threads it runs.  At most
+``MAX_HELD`` requests are held at once in a process; past that they are answered at once.
+
+A bucket still lets each new address make its burst at once, and Django serves requests on
+several threads (mahjong_platform/http_threads.py) that share one interpreter lock with the
+database thread: twenty replay checks in four threads took the lock from the tables' steps for
+a fifth of a second, enough to queue fifty of them and close the lobby.  So requests without a
+session cookie or token are run ``CAISHEN_ANONYMOUS_HEAVY_AT_ONCE`` at a time per process (by
+default one), the others waiting their turn on the loop: anonymous work can take at most that
+many threads' share of the lock, however many clients send it.  Signed-in players are not queued
+behind them.
+
 Each process keeps its own buckets (the scaled mode runs several): a client is bounded per
 process, which is what protects each process's tables.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -57,6 +75,9 @@ HEAVY = re.compile(
     r")$"
 )
 MAX_CLIENTS = 50_000  # buckets kept; the least recently seen address is forgotten first
+# Requests held before their 429 at once, per process: each is a socket and a sleeping coroutine;
+# past this many (clients that do not wait for their answers) a 429 goes out at once.
+MAX_HELD = 2_000
 
 
 @dataclass(frozen=True)
@@ -85,6 +106,7 @@ class Buckets:
         self.size = size
         self._buckets: OrderedDict[tuple[str, Allowance], tuple[float, float]] = OrderedDict()
         self.limited = 0  # requests answered with 429 so far (for /healthz)
+        self.held = 0  # requests being held before their 429 now
 
     def take(self, client: str, allowance: Allowance) -> float:
         """Take a token: 0 when allowed, else the seconds until one is free."""
@@ -107,6 +129,26 @@ class Buckets:
 BUCKETS = Buckets()
 
 
+class Turns:
+    """At most ``size`` requests at once, the rest waiting in arrival order: an asyncio semaphore
+    made for the loop that uses it (each test builds its own loop)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._semaphore: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def semaphore(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._semaphore is None or self._loop is not loop:
+            self._semaphore, self._loop = asyncio.Semaphore(self.size), loop
+        return self._semaphore
+
+    async def run(self, work: Callable[[], Awaitable[None]]) -> None:
+        async with self.semaphore():
+            await work()
+
+
 def client_of(scope: Scope) -> str:
     """The client's bucket key, read as Django would read its address (core/client_address.py:
     the peer, or a trusted proxy's header)."""
@@ -126,21 +168,52 @@ def reason() -> str:
     return _("Too many requests from your address for pages like this one. Wait a moment and try again.")
 
 
-def limit_heavy_reads(app: App, buckets: Buckets = BUCKETS, rate: float | None = None) -> App:
-    """``app`` behind the gate at ``rate`` (default ``CAISHEN_HEAVY_READS_PER_S``; 0: no gate)."""
+async def hold(buckets: Buckets, seconds: float, sleep: Callable[[float], Awaitable[None]]) -> None:
+    """Keep an over-limit request waiting ``seconds`` before its answer, unless ``MAX_HELD`` are
+    waiting already."""
+    if seconds <= 0 or buckets.held >= MAX_HELD:
+        return
+    buckets.held += 1
+    try:
+        await sleep(seconds)
+    finally:
+        buckets.held -= 1
+
+
+def limit_heavy_reads(
+    app: App,
+    buckets: Buckets = BUCKETS,
+    rate: float | None = None,
+    hold_seconds: float | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    anonymous_at_once: int | None = None,
+) -> App:
+    """``app`` behind the gate at ``rate`` (default ``CAISHEN_HEAVY_READS_PER_S``; 0: no gate),
+    an over-limit request held up to ``hold_seconds`` (default ``CAISHEN_HEAVY_READ_HOLD_SECONDS``)
+    before its 429, and at most ``anonymous_at_once`` (default ``CAISHEN_ANONYMOUS_HEAVY_AT_ONCE``;
+    0: no limit) requests without a session or token served at once."""
     rate = settings.CAISHEN.heavy_reads_per_s if rate is None else rate
     if rate <= 0:
         return app
+    longest_hold = settings.CAISHEN.heavy_read_hold_seconds if hold_seconds is None else hold_seconds
+    at_once = settings.CAISHEN.anonymous_heavy_at_once if anonymous_at_once is None else anonymous_at_once
     anonymous, known = allowances(rate)
+    turns = Turns(at_once) if at_once > 0 else None
 
     async def gate(scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "http" or not HEAVY.match(scope.get("path", "")):
             await app(scope, receive, send)
             return
-        wait = buckets.take(client_of(scope), known if signed_in(scope) else anonymous)
+        known_client = signed_in(scope)
+        wait = buckets.take(client_of(scope), known if known_client else anonymous)
         if wait <= 0:
-            await app(scope, receive, send)
+            if known_client or turns is None:
+                await app(scope, receive, send)
+            else:
+                await turns.run(lambda: app(scope, receive, send))
             return
+        held = min(wait, longest_hold)
+        await hold(buckets, held, sleep)
         with translation.override(language(scope)):
             text = reason()
         api = scope.get("path", "").startswith("/api/")
@@ -151,7 +224,7 @@ def limit_heavy_reads(app: App, buckets: Buckets = BUCKETS, rate: float | None =
                 "status": 429,
                 "headers": [
                     (b"content-type", b"application/json" if api else b"text/plain; charset=utf-8"),
-                    (b"retry-after", str(max(1, math.ceil(wait))).encode()),
+                    (b"retry-after", str(max(1, math.ceil(wait - held))).encode()),
                     (b"content-length", str(len(payload)).encode()),
                     (b"vary", b"Accept-Language"),
                 ],

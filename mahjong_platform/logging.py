@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,6 +41,18 @@ def _scalar(value: Any) -> Any:
     return str(value)
 
 
+# One encoder for every line: json.dumps with an option of its own builds a new encoder per
+# call, and a step's log line (the live table writes one per step) has half a dozen fields.
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _pair_value(value: Any) -> str:
+    """``json.dumps(_scalar(value), ensure_ascii=False)``, with plain ints (most fields) as they are."""
+    if type(value) is int:
+        return str(value)
+    return _ENCODE(_scalar(value))
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, process, message, then the extra fields.
     The process is ``process_name`` (``CAISHEN_PROCESS_NAME``), else its pid."""
@@ -60,7 +73,7 @@ class JsonFormatter(logging.Formatter):
             line.setdefault(name, _scalar(value))
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, ensure_ascii=False)
+        return _ENCODE(line)
 
 
 class KeyValueFormatter(logging.Formatter):
@@ -68,13 +81,25 @@ class KeyValueFormatter(logging.Formatter):
 
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        self._second: tuple[int, tuple[str, str]] | None = None  # (second, time zone) -> its text
+        self._second_text = ""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802 (logging's name)
+        """logging's own ``2026-12-06 23:04:26,314``, its seconds part formatted once a second."""
+        if datefmt is not None:
+            return super().formatTime(record, datefmt)
+        key = (int(record.created), time.tzname)
+        if key != self._second:
+            self._second_text = time.strftime(self.default_time_format, self.converter(record.created))
+            self._second = key
+        return f"{self._second_text},{int(record.msecs):03d}"  # logging's default_msec_format
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
         fields = extra_fields(record)
         if not fields:
             return text
-        pairs = " ".join(f"{name}={json.dumps(_scalar(value), ensure_ascii=False)}" for name, value in fields.items())
+        pairs = " ".join(f"{name}={_pair_value(value)}" for name, value in fields.items())
         head, newline, rest = text.partition("\n")  # keep a traceback below the fields
         return f"{head} {pairs}{newline}{rest}"
 

@@ -18,7 +18,7 @@ from games.engine import all_variants
 from games.models import Table
 from games.services import locks
 from games.services.access import can_open
-from ratings import services
+from ratings import bot_ladder, services
 from ratings.stats import player_stats
 
 DETAIL = OpenApiResponse(OpenApiTypes.OBJECT, description='`{"detail": reason}`')
@@ -39,6 +39,12 @@ class SpecialHandSerializer(serializers.Serializer):
     count = serializers.IntegerField()
 
 
+class BotLadderSerializer(serializers.Serializer):
+    rating = serializers.FloatField(help_text="The rating against bots (the bots play at a fixed 1500).")
+    matches = serializers.IntegerField()
+    firsts = serializers.IntegerField(help_text="Matches finished with the best score.")
+
+
 class PlayerStatsSerializer(serializers.Serializer):
     variant = serializers.CharField()
     hands = serializers.IntegerField()
@@ -56,6 +62,9 @@ class PlayerStatsSerializer(serializers.Serializer):
     )
     special_hands = SpecialHandSerializer(many=True)
     rating = serializers.FloatField(allow_null=True, help_text="The current rating; null before a rated match.")
+    bot_ladder = BotLadderSerializer(
+        allow_null=True, help_text="The vs-bots ladder in this rule set (apart from the rating); null before a match."
+    )
 
 
 class LeaderRowSerializer(serializers.Serializer):
@@ -101,6 +110,10 @@ class PlayerStatsView(APIView):
         data = stats.to_json()
         rating = services.leaderboard(key).filter(user=who).values_list("value", flat=True).first()
         data["rating"] = round(rating, 2) if rating is not None else None
+        entry = bot_ladder.ladder(key).filter(user=who).first()
+        data["bot_ladder"] = (
+            {"rating": round(entry.value, 2), "matches": entry.matches, "firsts": entry.firsts} if entry else None
+        )
         return Response(data)
 
 

@@ -69,3 +69,39 @@ class DeferredRating(models.Model):
 
     table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="deferred_rating")
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class BotLadderEntry(models.Model):
+    """A player's place on a rule set's "vs bots" ladder: their matches against bots, kept apart
+    from the people's ``Rating`` (ratings/bot_ladder.py).  ``value`` is an Elo rating against
+    bots that play at a fixed rating; ``firsts`` counts the matches finished with the best score."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_ladder")
+    variant = models.CharField(max_length=32)
+    value = models.FloatField(default=INITIAL)
+    matches = models.PositiveIntegerField(default=0)
+    firsts = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "variant"], name="one_bot_ladder_entry_per_rule_set")]
+        indexes = [models.Index(fields=["variant", "-value"])]
+
+
+class BotLadderResult(models.Model):
+    """One player's finished match against bots: the ladder's history, and the idempotence of
+    its update (one row per table and player: a second settlement finds it and adds nothing)."""
+
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="bot_ladder_results")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_ladder_results")
+    variant = models.CharField(max_length=32)
+    before = models.FloatField()
+    after = models.FloatField()
+    place = models.PositiveSmallIntegerField()  # 1 = the best final score (ties share a place)
+    score = models.IntegerField()  # the player's final match score (the table's scores)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_bot_ladder_result_per_match")]
+        indexes = [models.Index(fields=["user", "variant", "created_at"])]

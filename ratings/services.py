@@ -18,8 +18,9 @@ from django.db.models import QuerySet
 
 from games.models import Hand, Seat, Table
 from games.records import disclosure
-from ratings import elo
+from ratings import bot_ladder, elo
 from ratings.models import DeferredRating, RatedMatch, Rating, RatingChange, TableRatingOption
+from ratings.seats import person
 
 # The rating a bot seat plays at when a table is rated with bots: fixed, never updated, so a
 # house bot neither gains nor loses rating and people are measured against a constant.
@@ -35,12 +36,6 @@ def rated_with_bots(table: Table) -> bool:
 def set_rated_with_bots(table: Table, value: bool) -> None:
     """Set the table's ``rated_with_bots`` option (before its match starts)."""
     TableRatingOption.objects.update_or_create(table=table, defaults={"rated_with_bots": bool(value)})
-
-
-def person(seat: Seat) -> bool:
-    """Is the seat a person's for ratings?  A leaver's seat stays theirs even once a house bot
-    plays it (东北's escape rule): walking out of a match must not make it unrated."""
-    return seat.user_id is not None and (not seat.is_bot or seat.left)
 
 
 def is_rated(table: Table, seats: Sequence[Seat] | None = None) -> bool:
@@ -84,7 +79,7 @@ def hand_booked(row: Hand, seats: list[Seat]) -> None:
         if match_secret(row):
             DeferredRating.objects.get_or_create(table=row.table)
         else:
-            rate_match(row.table, seats)
+            rate_finished(row.table, seats)
     if DeferredRating.objects.exists():
         transaction.on_commit(rate_deferred, robust=True)
 
@@ -102,9 +97,18 @@ def rate_deferred() -> list[RatingChange]:
         for waiting in DeferredRating.objects.select_for_update().select_related("table"):
             if disclosure.withheld_hands(waiting.table):
                 continue
-            out += rate_match(waiting.table, list(waiting.table.seats.all()))
+            out += rate_finished(waiting.table, list(waiting.table.seats.all()))
             waiting.delete()
     return out
+
+
+def rate_finished(table: Table, seats: Sequence[Seat]) -> list[RatingChange]:
+    """A finished match's update: the people's ratings if it is rated, else the vs-bots ladder
+    of the people who played bots at it (ratings/bot_ladder.py).  Returns the rating changes."""
+    if is_rated(table, seats):
+        return rate_match(table, seats)
+    bot_ladder.record_match(table, seats)
+    return []
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games.engine import all_variants, get_variant
-from ratings import services
+from ratings import bot_ladder, services
 from ratings.chart import history_chart
 from ratings.elo import INITIAL
 from ratings.event_stats import event_stats_csv
@@ -47,6 +47,35 @@ def leaderboard(request: HttpRequest, variant: str) -> HttpResponse:
     )
 
 
+@require_safe  # read-only pages: a POST is refused (405), never taken as a read
+def bot_leaderboard(request: HttpRequest, variant: str) -> HttpResponse:
+    """A rule set's vs-bots ladder: matches against bots, apart from the people's leaderboard."""
+    rules = rule_set(variant)
+    page = bot_ladder.ladder_page(variant, request.GET.get("page"))
+    offset = (page.number - 1) * page.paginator.per_page
+    return render(
+        request,
+        "ratings/bot_leaderboard.html",
+        {"rules": rules, "rule_sets": all_variants(), "page": page, "offset": offset},
+    )
+
+
+def bot_ladder_panels(user: Any) -> list[dict[str, Any]]:
+    """Per rule set played against bots: the ladder rating, matches, first places, last result."""
+    panels = []
+    for entry in bot_ladder.entries(user):
+        panels.append(
+            {
+                "rules": get_variant(entry.variant),
+                "rating": round(entry.value),
+                "matches": entry.matches,
+                "firsts": entry.firsts,
+                "last": bot_ladder.latest(user, entry.variant),
+            }
+        )
+    return panels
+
+
 def rating_panels(user: Any) -> list[dict[str, Any]]:
     """Per rated rule set: the current rating, its match count and the history chart."""
     panels = []
@@ -75,6 +104,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         {
             "who": who,
             "panels": rating_panels(who),
+            "bot_panels": bot_ladder_panels(who),
             # The biggest hands listed are those this reader may open (the replay's rule).
             "stats": player_stats(who, chosen, reader=request.user, session=request.session),
             "rules": rules,

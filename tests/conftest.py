@@ -4,9 +4,29 @@ pytest-django reads DJANGO_SETTINGS_MODULE from pyproject.toml; engine tests nee
 run without one.  Keep this file small: fixtures belong next to the tests that use them.
 """
 
+import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Hypothesis profiles.  "ci" (CAISHEN_HYPOTHESIS_PROFILE=ci, which .ci/run sets, or CI=true): the
+# same examples on every run (derandomized, so a red CI run is reproduced by running it again,
+# and no example database to carry over), the full counts.  "dev" (everywhere else): fresh
+# random examples each run, fewer of them, for the edit loop.  Loaded here, before any test
+# module is imported, so that every @settings(...) in the tests inherits from it.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True, max_examples=100)
+hypothesis_settings.register_profile("dev", max_examples=30)
+HYPOTHESIS_PROFILE = os.environ.get("CAISHEN_HYPOTHESIS_PROFILE") or (
+    "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
+)
+hypothesis_settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def hypothesis_examples(ci: int, dev: int) -> int:
+    """A property's example count under the loaded profile: ``ci`` in CI, ``dev`` in the edit loop."""
+    return ci if HYPOTHESIS_PROFILE == "ci" else dev
+
 
 # The markers follow what a test uses, so that no test can slip out of its tier by a forgotten
 # mark: one that asks for a browser (tests/e2e/conftest.py) is `e2e`, one that asks for a running
@@ -78,14 +98,15 @@ def shared_state_group(item: pytest.Item) -> str | None:
     """The xdist group of a test that shares an expensive fixture with others, so that one
     worker builds it once and runs them all (scripts/test.sh runs `--dist loadgroup`).
 
-    The tests on RabbitMQ are one group: its one virtual host is shared, and two topologies'
-    Celery workers there would consume each other's tasks from the default queue (the private
-    topologies of tests/integration, each on a Redis of its own, meet there).  The session's
-    scaled topology (tests/integration/conftest.py: four processes on PostgreSQL and a Redis
-    database of its worker) is another.  A module-scoped fixture (a module's private topology and Redis, a
-    self-play run of thousands of hands, a browser's walk of the site) groups its module's tests,
-    one group per parameter of it where it is parametrized; tests of other modules still run
-    beside them.  Everything else is spread test by test.
+    The tests on RabbitMQ are one group: they start the private topologies of tests/integration
+    (each with its own database, Redis server and virtual host, so they could run side by side),
+    four to eight processes each, and one at a time keeps a small machine from being starved by
+    them.  The session's scaled topology (tests/integration/conftest.py: four processes on
+    PostgreSQL and a Redis server of the run's own) is another.  A module-scoped fixture (a
+    module's private topology and Redis, a self-play run of thousands of hands, a browser's walk
+    of the site) groups its module's tests, one group per parameter of it where it is
+    parametrized; tests of other modules still run beside them.  Everything else is spread test
+    by test.
     """
     info = getattr(item, "_fixtureinfo", None)
     if info is None:

@@ -62,8 +62,9 @@ class WholeSocket:
 async def open_whole_socket(url: str, origin: str, cookie: str, open_timeout: float) -> WholeSocket:
     """A signed-in v2 socket (``url`` names ``?v=2``) whose frames come as whole states."""
     import websockets
+    from websockets.typing import Origin
 
     raw = await websockets.connect(
-        url, origin=origin, additional_headers={"Cookie": f"sessionid={cookie}"}, open_timeout=open_timeout
+        url, origin=Origin(origin), additional_headers={"Cookie": f"sessionid={cookie}"}, open_timeout=open_timeout
     )
     return WholeSocket(raw)

@@ -20,7 +20,8 @@ This is the engine's front door: the platform, the tools and the tests need noth
 * the notation: tiles as ``5m``, ``E``, ``C`` (:func:`parse_tile`, :func:`tile_str`, ...);
 * the rule sets (:func:`get_variant`, :func:`all_variants`, :class:`Variant`, their
   :class:`Option` and :class:`PreHandQuestion`), the seeds (:func:`new_seed`,
-  :func:`seed_commitment`), refusals (:func:`refuse`), the bot (:class:`GreedyBot`) and the
+  :func:`seed_commitment`), refusals (:func:`refuse`), the bots (:class:`GreedyBot`,
+  :class:`StrongBot`) and the
   insight the tables and replays show (:func:`hints`, :class:`SeatView`, :func:`analyse`).
 
 Code outside the engine imports from here only (an import-linter contract in pyproject.toml
@@ -32,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.bots import GreedyBot
+from games.engine.bots import Bot, GreedyBot
 from games.engine.driver import (
     Chooser,
     Turn,
@@ -65,6 +66,7 @@ from games.engine.state import (
     seat_index,
     seat_name,
 )
+from games.engine.strong_bot import StrongBot
 from games.engine.tiles import Tile, TileNotationError, format_tiles, parse_tile, parse_tiles, tile_str
 from games.engine.variants import all_variants, current_snapshot, get_variant, load_hand
 from games.engine.variants.base import PreHandQuestion, Variant
@@ -118,6 +120,7 @@ __all__ = [
     "Action",
     "Chooser",
     "Event",
+    "Bot",
     "GreedyBot",
     "Hand",
     "HandAnalysis",
@@ -156,4 +159,5 @@ __all__ = [
     "seed_commitment",
     "tile_str",
     "turn",
+    "StrongBot",
 ]

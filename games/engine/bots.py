@@ -21,13 +21,14 @@ face-up wall tiles and the rule set's public state (the 金, the tiles left).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import Final, Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, Protocol
 
 from games.engine import shapes
 from games.engine.hand import CLAIM, ON_DISCARD, Hand
 from games.engine.state import CHOW, DISCARD, KONG, KONG_CONCEALED, PASS, PUNG, WIN, Action
 from games.engine.tiles import NUM_KINDS, Tile
+from games.engine.variants.base import PreHandQuestion
 from games.engine.variants.dongbei.scoring import READY
 from games.engine.variants.zhangzhou import hands as zhangzhou_hands
 from games.engine.variants.zhangzhou.rules import ROB_GOLD, ROB_KONG, YOU, Zhangzhou
@@ -492,7 +493,19 @@ class GreedyBot:
         return best[1] if best is not None else None
 
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+def pre_hand_answer(
+    bot: Bot, variant: str, question: PreHandQuestion, options: Mapping[str, Any], context: Mapping[str, Any], wind: int
+) -> Any:
+    """A bot's answer to a rule set's pre-hand question (飘, 买底/顶底): its own ``pre_hand``
+    where it has one, else the question's default (what the platform answers for a bot)."""
+    answer = getattr(bot, "pre_hand", None)
+    return question.default if answer is None else answer(variant, question, wind)
+
+
+# (imported here: the strong bot's module needs none of this one)
+from games.engine.strong_bot import StrongBot  # noqa: E402
+
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 
 def make_bot(name: str) -> Bot:

@@ -803,7 +803,7 @@ class Hand:
             players = public_players
             if seat is not None:
                 players = list(public_players)
-                players[seat] = self._player_view(seat, own=True)
+                players[seat] = self._own_player_view(seat, public_players[seat])
             window = None
             # Only a seat that may answer sees the open window: to anyone else it would
             # reveal that somebody holds a claim on the tile.
@@ -819,8 +819,34 @@ class Hand:
                 "players": players,
                 "window": window,
                 "legal_actions": [a.to_json() for a in self.legal_actions(seat)] if seat is not None else [],
+                "held_back": self.held_back(seat) if seat is not None else {},
             }
         return out
+
+    def held_back(self, seat: int) -> dict[str, dict[str, Any]]:
+        """On ``seat``'s own turn, each kind it holds but may not discard, with why (the
+        refusal's code, params and English reason): the table dims those tiles and says why
+        (温州's single honours, 报听's lock, 东北's last four, 漳州's 双游).  Empty otherwise."""
+        if self.phase != PLAY or seat != self.turn or self.variant.prompt(self) is not None:
+            return {}
+        out: dict[str, dict[str, Any]] = {}
+        for t, n in enumerate(self.players[seat].counts):
+            if n:
+                why = self.variant.discard_refusal(self, seat, t)
+                if why is not None:
+                    out[tile_str(t)] = {"code": why.code, "params": dict(why.params), "reason": str(why)}
+        return out
+
+    def _own_player_view(self, i: int, public: dict[str, Any]) -> dict[str, Any]:
+        """``_player_view(i, own=True)``, from the public entry already built: only the concealed
+        hand, the drawn tile and the melds (a concealed kong's tiles) differ."""
+        p = self.players[i]
+        return {
+            **public,
+            "hand": format_tiles(p.hand),
+            "drawn": tile_str(p.drawn) if p.drawn is not None else None,
+            "melds": [m.to_json() for m in p.melds],
+        }
 
     def _player_view(self, i: int, own: bool) -> dict[str, Any]:
         p = self.players[i]

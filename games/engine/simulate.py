@@ -73,6 +73,7 @@ def play_hand(
     rng: random.Random | None = None,
     keep_events: bool = True,
     open_empty_windows: bool = True,
+    context: Mapping[str, Any] | None = None,
 ) -> PlayedHand:
     """Deal the hand ``seed`` gives and let ``bots`` (one per seat) play it to the end.
 
@@ -82,8 +83,9 @@ def play_hand(
     :func:`~games.engine.driver.decision_rng` (unless ``rng`` is given: one stream for the whole
     hand).  A seat whose only choice is a pass is not asked.  ``trusted`` applies the choices
     with ``apply_trusted`` instead of the validating ``apply``; both must give the same history.
+    ``context`` is the rule set's pre-hand state (飘, 买底...; none by default).
     """
-    hand = variant.new_hand(options, None, seed, open_empty_windows=open_empty_windows)
+    hand = variant.new_hand(options, context, seed, open_empty_windows=open_empty_windows)
     actions: list[Action] = []
     events: list[Event] = []
     apply = hand.apply_trusted if trusted else hand.apply

@@ -16,7 +16,10 @@ kept.  Steps cannot starve the reads for long: a table has at most one pending d
 socket's commands are rate-limited, and each step is a few milliseconds.
 
 ``backlog()`` is the queue's length, every kind of call together (the admission monitor counts
-only the table steps in it: games/runtime/table_steps.py).
+only the table steps in it: games/runtime/table_steps.py).  ``busy_seconds()`` is how long the
+thread has spent running calls so far: the admission monitor's utilisation sign
+(games/runtime/saturation.py) — a thread busy 85 % of the time answers on average but queues
+whenever steps arrive together.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import collections
 import contextlib
 import contextvars
 import queue
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -61,11 +65,17 @@ class LanedQueue:
     lane's head if there is one.  Each token is put after its item and taken before one is
     popped, so a woken worker always finds an item (deque appends and pops are atomic)."""
 
-    def __init__(self, trace: TraceSink | None = None) -> None:
+    def __init__(self, trace: TraceSink | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
         self._urgent: collections.deque[Any] = collections.deque()
         self._normal: collections.deque[Any] = collections.deque()
         self._tokens: queue.SimpleQueue[None] = queue.SimpleQueue()
         self._trace = trace  # CAISHEN_DB_TRACE (games/runtime/dbtrace.py); None: nothing wrapped
+        # The worker's time running calls: it asks for the next call when the last one is done,
+        # so the time from handing one out to the next ``get`` is a call's run (written by the
+        # worker thread only; read whole from any thread).
+        self.busy_done = 0.0
+        self.running_since: float | None = None
 
     def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
         urgent = item is not None and URGENT.get()
@@ -77,7 +87,16 @@ class LanedQueue:
     put_nowait = put
 
     def get(self, block: bool = True, timeout: float | None = None) -> Any:
+        since = self.running_since
+        if since is not None:
+            self.running_since = None
+            self.busy_done += self._clock() - since
         self._tokens.get(block, timeout)  # raises queue.Empty like SimpleQueue
+        item = self._take()
+        self.running_since = self._clock()
+        return item
+
+    def _take(self) -> Any:
         if self._urgent:
             try:
                 item = self._urgent.popleft()
@@ -86,6 +105,11 @@ class LanedQueue:
             else:
                 return item
         return self._normal.popleft()
+
+    def busy_seconds(self) -> float:
+        """The worker's time spent running calls so far, the one running now included."""
+        since = self.running_since
+        return self.busy_done + (self._clock() - since if since is not None else 0.0)
 
     def get_nowait(self) -> Any:
         return self.get(block=False)
@@ -120,3 +144,9 @@ def backlog() -> int:
         return int(work.qsize()) if work is not None else 0
     except (NotImplementedError, AttributeError):
         return 0
+
+
+def busy_seconds() -> float:
+    """The database thread's time spent running calls so far (0 when it is not the laned one)."""
+    work = getattr(SyncToAsync.single_thread_executor, "_work_queue", None)
+    return work.busy_seconds() if isinstance(work, LanedQueue) else 0.0

@@ -16,7 +16,7 @@ from games.models import Hand, Seat, Table
 from games.records import disclosure
 from games.runtime.process import runtime
 from games.wire import fastjson
-from games.wire.deltas import make_delta, state_of
+from games.wire.deltas import Comparisons, make_delta, state_of
 from games.wire.frame_cache import Received
 from games.wire.frames import Snapshot
 from games.wire.protocol import hand_info, seat_list, table_info
@@ -96,6 +96,7 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     # played at another table: not yet — games.records.disclosure); every other step has none to show.
     disclosed = disclosure.may_disclose(row) if engine.ended else True
     out = StepFrames(row.pk, row.seq)
+    compare = Comparisons()  # the readers' states and bases share most values: compared once
     public_about = about | {"spectator_delay": spectator_delay()} if watchers > 0 else about
     if watchers > 0 and table.hands_played > 0:
         # A withheld hand's points stay out of the watchers' match scores (its outcome is secret).
@@ -111,7 +112,7 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
         state = {"table": shown, "seats": seat_rows, "you": position, "hand": hand}
         base = runtime().last_states.base(group, row.pk, row.seq - 1)
         if base is not None:
-            body = make_delta(base, state)
+            body = make_delta(base, state, compare)
             out.texts[group] = (
                 f'{{"type":"delta","v":2,"hand_id":{row.pk},"base":{row.seq - 1},"seq":{row.seq},'
                 f"{_json(body)[1:-1]},"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, models
@@ -109,13 +110,73 @@ class PreparedSelect(Generic[M]):
         return found
 
 
-def _preparer(field: models.Field[Any, Any]) -> Callable[[Any, Any], Any]:
+Preparer = Callable[[Any, Any], Any]
+
+
+def _preparer(field: models.Field[Any, Any]) -> Preparer:
     """How a value of ``field`` is made ready for the driver: the field's own
     ``get_db_prep_save``, except a plain ``JSONField``'s (no custom encoder), which encodes with
     games.wire.fastjson — the same JSON, a tenth of the time (the snapshot, the log rows)."""
     if isinstance(field, models.JSONField) and field.encoder is None:
         return fastjson.for_column
     return field.get_db_prep_save
+
+
+# SQLite takes a plain int, bool or str as it is, and a datetime as its naive UTC text: what the
+# fields' own preparation gives for a value already of its column's type, at a tenth of the cost
+# (about 20 µs a log row and 30 µs the step's UPDATE went into it).  Any other value — None, an
+# expression, a naive or non-UTC datetime, a str for an int column — takes the field's own way.
+# PostgreSQL keeps the fields' way throughout: its integers are bound with their column's size.
+_PLAIN_TYPES: tuple[tuple[type[models.Field[Any, Any]], type], ...] = (
+    (models.BooleanField, bool),  # before the integers: a bool is an int too
+    (models.IntegerField, int),  # (every integer field, and a foreign key's id below)
+    (models.CharField, str),
+    (models.TextField, str),
+)
+
+
+def _sqlite_preparer(field: models.Field[Any, Any]) -> Preparer:
+    slow = _preparer(field)
+    target = field.target_field if isinstance(field, models.ForeignKey) else field
+    if isinstance(target, models.DateTimeField):
+
+        def prepare_datetime(value: Any, connection: Any) -> Any:
+            if type(value) is datetime and value.tzinfo is UTC:
+                return str(value.replace(tzinfo=None))
+            return slow(value, connection)
+
+        return prepare_datetime
+    # Only fields that keep the base class's preparation (a subclass may convert on its own).
+    plain = next(
+        (
+            kind
+            for base, kind in _PLAIN_TYPES
+            if isinstance(target, base) and type(target).get_prep_value is base.get_prep_value
+        ),
+        None,
+    )
+    if plain is None or slow != field.get_db_prep_save:
+        return slow
+
+    def prepare_plain(value: Any, connection: Any) -> Any:
+        return value if type(value) is plain else slow(value, connection)
+
+    return prepare_plain
+
+
+class _Preparers:
+    """A statement's value preparers by database vendor (``_sqlite_preparer`` or the fields' own)."""
+
+    def __init__(self, fields: Sequence[models.Field[Any, Any]]) -> None:
+        self.fields = fields
+        self._by_vendor: dict[str, list[Preparer]] = {}
+
+    def __call__(self, connection: Any) -> list[Preparer]:
+        found = self._by_vendor.get(connection.vendor)
+        if found is None:
+            make = _sqlite_preparer if connection.vendor == "sqlite" else _preparer
+            found = self._by_vendor[connection.vendor] = [make(f) for f in self.fields]
+        return found
 
 
 class PreparedUpdate:
@@ -131,7 +192,7 @@ class PreparedUpdate:
         assert meta.pk is not None
         self.pk_column = str(meta.pk.column)
         self.table = meta.db_table
-        self._prepare = [_preparer(f) for f in self.fields]
+        self._prepare = _Preparers(self.fields)
         self._sql: dict[str, str] = {}
 
     def __call__(self, obj: models.Model, using: str = DEFAULT_DB_ALIAS) -> None:
@@ -141,7 +202,8 @@ class PreparedUpdate:
             quote = connection.ops.quote_name
             assignments = ", ".join(f"{quote(str(f.column))} = %s" for f in self.fields)
             sql = self._sql[using] = f"UPDATE {quote(self.table)} SET {assignments} WHERE {quote(self.pk_column)} = %s"
-        values = [prep(getattr(obj, f.attname), connection) for f, prep in zip(self.fields, self._prepare, strict=True)]
+        prepare = self._prepare(connection)
+        values = [prep(getattr(obj, f.attname), connection) for f, prep in zip(self.fields, prepare, strict=True)]
         with connection.cursor() as cursor:
             cursor.execute(sql, [*values, obj.pk])
             if cursor.rowcount != 1:
@@ -155,7 +217,7 @@ class PreparedInsert:
         meta = model._meta
         self.fields = [f for f in meta.concrete_fields if not isinstance(f, models.AutoField)]
         self.table = meta.db_table
-        self._prepare = [_preparer(f) for f in self.fields]
+        self._prepare = _Preparers(self.fields)
         self._sql: dict[tuple[str, int], str] = {}
 
     def __call__(self, objs: Sequence[models.Model], using: str = DEFAULT_DB_ALIAS) -> None:
@@ -172,7 +234,7 @@ class PreparedInsert:
         if not rows:
             return
         connection = connections[using]
-        prepare = self._prepare
+        prepare = self._prepare(connection)
         values: list[Any] = []
         for row in rows:
             if len(row) != len(prepare):

@@ -6,6 +6,9 @@ beside the database and the shared cache hangs off one :class:`Runtime`:
 * ``outbox`` — the fan-out's queue of frames for the channel layer (games/runtime/fanout.py);
 * ``timers`` — the in-process deadlines and the sweeper (games/runtime/timers.py);
 * ``engines`` — the running hands' engines between steps (games/runtime/engine_cache.py);
+* ``rows`` — the running hands' rows (hand, table, seats) between steps (games/runtime/live_rows.py);
+* ``bots`` — the strong bots of their automatic seats, with what each remembers of its hand
+  (games/runtime/bot_memory.py);
 * ``steps`` — the table steps timed for admission (games/runtime/table_steps.py);
 * ``monitor`` — the saturation monitor that reads them (games/runtime/saturation.py), which
   games/services/overload.py refuses new tables and matches by;
@@ -47,8 +50,11 @@ from typing import ParamSpec, TypeVar
 
 from django.conf import settings
 
+from games.runtime import dbqueue
+from games.runtime.bot_memory import BotMemory
 from games.runtime.connections import Connections
 from games.runtime.engine_cache import EngineCache
+from games.runtime.live_rows import LiveRows
 from games.runtime.local_timers import InProcessTimers
 from games.runtime.outbox import Outbox
 from games.runtime.positions import TablePositions
@@ -83,16 +89,20 @@ class Runtime:
     sockets: SocketCounts = field(default_factory=SocketCounts)
     connected: Connections = field(default_factory=Connections)
     positions: TablePositions = field(default_factory=TablePositions)
+    bots: BotMemory = field(default_factory=BotMemory)
+    rows: LiveRows = field(default_factory=LiveRows)
 
     def reset(self) -> None:
         """Forget what the running tables left behind, in place (holders of a part stay valid):
-        the caches of frames, engines, views, names and watcher counts, the timed steps, the
+        the caches of frames, engines, kept rows, bots, views, names and watcher counts, the timed steps, the
         monitor's readings, the snapshot counts, the emotes' rate limit and the open sockets'
         counts.  Kept: the outbox and the timers (bound to a loop, they rebind to the next one
         once it closes), the watchers' renders (kept per event loop, gone with it) and
         ``connected`` (start-up wiring).  Tests call it between cases:
         the database is emptied and hand ids repeat, which never happens in a deployment."""
         self.engines.clear()
+        self.rows.clear()
+        self.bots.clear()
         self.last_states.clear()
         self.history.clear()
         self.public_views.clear()
@@ -133,7 +143,12 @@ def _made() -> Runtime:
         timers=InProcessTimers(connected, steps),
         engines=EngineCache(),
         steps=steps,
-        monitor=SaturationMonitor(Thresholds.from_config(settings.CAISHEN), steps=steps, depth=outbox.depth),
+        monitor=SaturationMonitor(
+            Thresholds.from_config(settings.CAISHEN),
+            steps=steps,
+            depth=outbox.depth,
+            busy=dbqueue.busy_seconds,
+        ),
         last_states=LastStates(),
         history=FrameHistory(),
         public_views=PUBLIC_VIEWS,

@@ -14,7 +14,13 @@ keeps being served.  What it watches is the tables' own work, never the process 
   seconds, a step still waiting counted with the time it has waited so far (a stall shows before
   it ends);
 * **queue**: the table steps handed to the database thread and not yet answered, plus the
-  fan-out outbox's unsent frame batches (games/runtime/fanout.py).
+  fan-out outbox's unsent frame batches (games/runtime/fanout.py);
+* **the database thread's utilisation**: the share of the window it spent running calls, the
+  tables' steps and their readers' snapshots (games/runtime/dbqueue.py).  The latency sign alone
+  admits tables until the mean step waits ``step_ms``, which a thread busy 85 % of the time
+  reaches on average while every burst of steps arriving together (claim windows closing at once)
+  queues for hundreds of milliseconds: the tail a player feels.  Keeping the thread's share under
+  ``busy`` leaves room for the bursts; the throughput given up is what the tail cost.
 
 Work that is not a table step — a sign-up's password hashing, a page render, an anonymous replay
 check, an analysis — is not counted: Django runs HTTP requests on threads of their own
@@ -22,6 +28,8 @@ check, an analysis — is not counted: Django runs HTTP requests on threads of t
 down, and a process that serves no table refuses nothing, whatever its CPU share.  Measuring the
 CPU share instead closed the lobby for everyone after four sign-ups on an idle server.
 
+A sign must read saturated for ``onset_s`` (half a second) before anything is refused: a
+smoothed sign hovering at its threshold crosses it for a probe now and then, which is not load.
 There is no memory beyond the window: once the sign is back under its threshold the next probe
 clears the state and the next request is admitted.  The event loop's lag and the process's CPU
 share are still measured, for /healthz and the logs, but they decide nothing.
@@ -48,12 +56,15 @@ log = logging.getLogger("caishen.overload")
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The monitor's settings (docs/operations.md, "Overload").  ``step_ms`` or ``depth`` at 0
-    switches that sign off; both at 0, the process never refuses and no probe runs."""
+    """The monitor's settings (docs/operations.md, "Overload").  ``step_ms``, ``depth`` or
+    ``busy`` at 0 switches that sign off; all three at 0, the process never refuses and no probe
+    runs."""
 
     step_ms: float = 20.0  # mean table-step latency over the window that counts as saturated
     depth: float = 100.0  # table steps waiting for the database thread + unsent outbox batches
+    busy: float = 0.5  # the database thread's share of the window spent running calls (0: ignored)
     window_s: float = 2.0  # the steps a reading looks back over
+    onset_s: float = 0.5  # how long the signs must read saturated before anything is refused
     probe_s: float = 0.1  # how often the probe reads (and measures the loop's lag)
     retry_after_s: int = 10  # what a refusal asks the client to wait (the Retry-After header)
 
@@ -63,14 +74,16 @@ class Thresholds:
         return cls(
             step_ms=config.overload_step_ms,
             depth=config.overload_queue,
+            busy=config.overload_busy,
             window_s=config.overload_window,
+            onset_s=config.overload_onset_ms / 1000,
             probe_s=config.overload_probe_ms / 1000,
             retry_after_s=int(config.overload_retry_after),
         )
 
     @property
     def measuring(self) -> bool:
-        return self.step_ms > 0 or self.depth > 0
+        return self.step_ms > 0 or self.depth > 0 or self.busy > 0
 
 
 class SaturationMonitor:
@@ -88,6 +101,7 @@ class SaturationMonitor:
         depth: Callable[[], int] | None = None,
         cpu: Callable[[], float] = time.process_time,
         steps: TableSteps | None = None,
+        busy: Callable[[], float] | None = None,
     ) -> None:
         self.thresholds = thresholds or Thresholds()
         self.clock = clock
@@ -95,15 +109,20 @@ class SaturationMonitor:
         # hands its outbox's depth in).
         self.depth_source = depth or (lambda: 0)
         self.cpu_source = cpu  # the process's CPU seconds so far (all threads): shown, not used
+        # The database thread's seconds spent running calls so far (dbqueue.busy_seconds).
+        self.busy_source = busy or (lambda: 0.0)
         self.steps = TableSteps(clock) if steps is None else steps
         self.step_ms = 0.0  # mean table-step latency over the window
         self.depth = 0  # waiting table steps + unsent outbox batches
         self.running = False  # did a table step happen within the window
         self.lag_ms = 0.0  # the loop's lag, smoothed (shown, not used)
         self.cpu = 0.0  # smoothed share of one core (shown, not used)
+        self.busy = 0.0  # the database thread's smoothed share of the time spent running calls
+        self._last_busy: float | None = None
         self.last_lag_ms = 0.0  # the latest probe's, unsmoothed
         self._last_cpu: float | None = None
         self._last: float | None = None  # clock() of the previous observation
+        self._over_since: float | None = None  # clock() since when the signs have read saturated
         self.overloaded = False
         self.since: float | None = None  # clock() when the state last turned on
         self.refusals = 0  # new tables and matches refused so far (for /healthz and the log)
@@ -115,7 +134,8 @@ class SaturationMonitor:
         binds the real probe, and its table steps — slow on a busy test machine — would
         otherwise leave the next test overloaded)."""
         self.overloaded, self.since, self.running = False, None, False
-        self.step_ms = self.lag_ms = self.cpu = 0.0
+        self._over_since = None
+        self.step_ms = self.lag_ms = self.cpu = self.busy = 0.0
         self.depth = 0
         self.steps.clear()
 
@@ -132,24 +152,45 @@ class SaturationMonitor:
         self._observe_process(lag_s, now)
         over_step = t.step_ms > 0 and self.step_ms > t.step_ms
         over_depth = t.depth > 0 and self.depth > t.depth
-        self._update(self.running and (over_step or over_depth), now)
+        over_busy = t.busy > 0 and self.busy > t.busy
+        over = self.running and (over_step or over_depth or over_busy)
+        # Saturated once the signs have said so for ``onset_s``: a smoothed sign hovering at its
+        # threshold crosses it for a probe or two (at 100 quiet tables the thread's share read
+        # 0.51 for 0.1 s), which would refuse whoever came in that moment and say nothing about
+        # the load.  Back under, the state clears at once.
+        if not over:
+            self._over_since = None
+            self._update(False, now)
+            return
+        if self._over_since is None:
+            self._over_since = now
+        self._update(now - self._over_since >= t.onset_s, now)
 
     def _observe_process(self, lag_s: float, now: float) -> None:
-        """The loop's lag and the CPU share, smoothed over the window: figures for /healthz."""
+        """The database thread's utilisation (a sign), the loop's lag and the CPU share (figures
+        for /healthz), smoothed over the window."""
         self.last_lag_ms = max(0.0, lag_s * 1000)
-        cpu_now = self.cpu_source()
+        cpu_now, busy_now = self.cpu_source(), self.busy_source()
         elapsed = self.thresholds.probe_s if self._last is None else max(0.0, now - self._last)
         weight = 1.0 - math.exp(-elapsed / self.thresholds.window_s)
-        if self._last is not None and self._last_cpu is not None and elapsed > 0:
-            share = max(0.0, (cpu_now - self._last_cpu) / elapsed)
-            self.cpu += weight * (share - self.cpu)
+        if self._last is not None and elapsed > 0:
+            if self._last_cpu is not None:
+                self.cpu += weight * (max(0.0, (cpu_now - self._last_cpu) / elapsed) - self.cpu)
+            if self._last_busy is not None:
+                share = min(1.0, max(0.0, (busy_now - self._last_busy) / elapsed))
+                self.busy += weight * (share - self.busy)
         self.lag_ms += weight * (self.last_lag_ms - self.lag_ms)
-        self._last, self._last_cpu = now, cpu_now
+        self._last, self._last_cpu, self._last_busy = now, cpu_now, busy_now
 
     def _update(self, saturated: bool, now: float) -> None:
         if saturated == self.overloaded:
             return
-        figures = {"step_ms": round(self.step_ms, 1), "queue": self.depth, "lag_ms": round(self.lag_ms, 1)}
+        figures = {
+            "step_ms": round(self.step_ms, 1),
+            "queue": self.depth,
+            "db_busy": round(self.busy, 2),
+            "lag_ms": round(self.lag_ms, 1),
+        }
         if saturated:
             self.overloaded, self.since = True, now
             log.warning("overloaded: refusing new tables and matches", extra=figures)
@@ -202,6 +243,7 @@ class SaturationMonitor:
             "tables_running": self.running,
             "step_ms": round(self.step_ms, 1),
             "queue": self.depth,
+            "db_busy": round(self.busy, 2),
             "steps": self.steps.total,
             "lag_ms": round(self.lag_ms, 1),
             "last_lag_ms": round(self.last_lag_ms, 1),

@@ -179,15 +179,18 @@ def vacate(seat: Seat) -> None:
     seat.save()
 
 
-def add_bots(table_id: int, user: User) -> int:
-    """The owner fills every empty seat with a ready bot; returns how many."""
+def add_bots(table_id: int, user: User, level: str = Seat.STRONG) -> int:
+    """The owner fills every empty seat with a ready bot of ``level`` (``Seat.BOT_LEVELS``);
+    returns how many."""
+    if level not in dict(Seat.BOT_LEVELS):
+        raise Refused(f"unknown bot level {level!r}", "bot_level", {"level": str(level)})
     with transaction.atomic():
         table = locks.lock_table(table_id)
         if table.owner_id != user.pk:
             raise Refused("only the table's owner may add bots", "owner_only")
         if table.status != Table.WAITING:
             raise Refused("the match has started", "match_started")
-        added = fill_with_bots(table)
+        added = fill_with_bots(table, level)
         uncovered = _after_ready_change(table)
     _refuse_if_uncovered(uncovered, user)
     return added
@@ -331,12 +334,12 @@ def _open_quick_table(user: User, variant: str, stake: int) -> Table | None:
     return None
 
 
-def fill_with_bots(table: Table) -> int:
-    """Ready bots in the (locked) table's empty chairs; the caller starts the match
+def fill_with_bots(table: Table, level: str = Seat.STRONG) -> int:
+    """Ready bots of ``level`` in the (locked) table's empty chairs; the caller starts the match
     (``after_ready_change``).  Returns how many."""
     empty = [s for s in locks.lock_seats(table) if not s.occupied]
     for s in empty:
-        s.is_bot, s.ready = True, True
+        s.is_bot, s.ready, s.bot_level = True, True, level
         s.save()
     return len(empty)
 

@@ -27,7 +27,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Hand, Seat, Table
+from games.runtime import live_rows
 from games.runtime.prepared import PreparedSelect
+from games.runtime.process import runtime
 from games.services.common import Refused
 
 # Compiled once (games.runtime.prepared: compiling them on every step cost more than running them).  The
@@ -41,7 +43,15 @@ _SEATS_LOCKED = PreparedSelect(lambda table_id: Seat.objects.select_for_update()
 
 def lock_hand(hand_id: int) -> Hand:
     """A hand step's locks (order: 1 and 2): the hand's row and its table's (``row.table``).
-    Raises ``Refused`` if there is no such hand."""
+    Raises ``Refused`` if there is no such hand.
+
+    The rows this process kept after the hand's last step (games.runtime.live_rows) are used
+    when their revisions are still the database's, read under the same locks; else loaded."""
+    kept = runtime().rows.take_hand(hand_id)
+    if kept is not None:
+        found_revisions = live_rows.hand_revisions(hand_id)
+        if runtime().rows.counted(found_revisions == (kept.hand_revision, kept.seed, kept.table_revision)):
+            return kept.row
     found = _HAND_LOCKED(hand_id)
     if not found:
         raise Refused("no such hand", "no_such_hand")
@@ -58,8 +68,17 @@ def lock_table(table_id: int) -> Table:
 
 def lock_seats(table: Table, **only: Any) -> list[Seat]:
     """The table's seats, locked, in chair order (order: 3, after the table's row); ``only``
-    filters them (``user=...``, ``ready=False``).  Each seat's ``table`` is ``table``."""
-    seats = _SEATS_LOCKED(table.pk) if not only else list(Seat.objects.select_for_update().filter(table=table, **only))
+    filters them (``user=...``, ``ready=False``).  Each seat's ``table`` is ``table``.  All of
+    them: the ones this process kept after the table's last step where their revisions are
+    still the database's (games.runtime.live_rows), read under the same locks."""
+    if only:
+        seats = list(Seat.objects.select_for_update().filter(table=table, **only))
+    else:
+        kept = runtime().rows.take_seats(table.pk)
+        if kept is not None and runtime().rows.counted(live_rows.seat_revisions(table.pk) == kept.revisions):
+            seats = kept.seats
+        else:
+            seats = _SEATS_LOCKED(table.pk)
     for seat in seats:
         Seat.table.field.set_cached_value(seat, table)  # as table.seats.all() would
     return seats

@@ -23,12 +23,13 @@ from games.engine import (
     CLAIM,
     PASS,
     Action,
+    Bot,
     GreedyBot,
     IllegalAction,
+    StrongBot,
     TileNotationError,
     Turn,
     advance,
-    bot_chooser,
     decision_rng,
     get_variant,
     idle_passes,
@@ -41,7 +42,7 @@ from games.records import rebuild
 from games.runtime import fanout, timers
 from games.runtime.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.runtime.process import runtime
-from games.services import grace, locks, presets, settlement
+from games.services import grace, locks, presets, settlement, step_hold
 from games.services.common import (
     AUTO_AFTER_TIMEOUTS,
     Refused,
@@ -72,8 +73,11 @@ _SNAPSHOT = PreparedSelect(lambda pk: Hand.objects.filter(pk=pk).only("snapshot"
 _SAVE_STEP = PreparedUpdate(Hand, STEP_FIELDS)
 _SAVE_STEP_AND_SNAPSHOT = PreparedUpdate(Hand, STEP_FIELDS + SNAPSHOT_FIELDS)
 _LOG_ACTIONS = PreparedInsert(HandAction)
-# The house bot every automatic seat plays (bots, 托管, a seat whose player left).
-HOUSE_BOTS = bot_chooser([GreedyBot()] * 4)
+# The easy bot (a bot seat filled at level easy); every other automatic seat — a strong bot
+# seat, 托管, a seat whose player left or is away — plays the strong bot.  The greedy bot keeps
+# no state between decisions and is shared; a strong bot remembers what it saw earlier in the
+# hand (a declared 报听), so each seat's is kept between steps (games/runtime/bot_memory.py).
+EASY_BOT = GreedyBot()
 
 # Marks a kept window answer that a person's automatic setting gave (auto-win), not their command.
 BY_SETTING = "by_setting"
@@ -100,6 +104,10 @@ class HandStep:
     actions: list[tuple[Action, int]] = field(default_factory=list)
     # The people's automatic table settings by user id (see prefs), read on first need.
     _prefs: dict[int, PlayerTableSettings] | None = field(default=None, repr=False)
+    # The engine's Turn until the next action: a step asks for it a dozen times (who is owed,
+    # protection, claims, automatic settings) and every action goes through ``apply``.
+    _turn: Turn | None = field(default=None, repr=False)
+    _strong: list[Bot] | None = field(default=None, repr=False)  # a hand never saved (tests, tools)
 
     def seat_at(self, engine_seat: int) -> Seat:
         return self.seats[self.row.position_of(engine_seat)]
@@ -157,7 +165,9 @@ class HandStep:
 
     def turn(self) -> Turn:
         """Who owes a decision now, and what the rules force (the engine's driver)."""
-        return turn(self.engine)
+        if self._turn is None:
+            self._turn = turn(self.engine)
+        return self._turn
 
     def pending(self) -> list[int]:
         """Engine seats that owe a decision now: whoever has a legal action (claim windows,
@@ -165,6 +175,7 @@ class HandStep:
         return self.turn().owed
 
     def apply(self, action: Action) -> None:
+        self._turn = None
         events = self.engine.apply(action)
         self.events.extend(events)
         self.actions.append((action, len(events)))
@@ -235,8 +246,24 @@ class HandStep:
             for action in idle_passes(self.engine):
                 self.apply(action)
 
+    def bot(self, engine_seat: int) -> Bot:
+        """The bot that plays an automatic seat: the easy one for an easy bot's chair, else the
+        seat's strong one, which played its earlier steps in this process."""
+        seat = self.seat_at(engine_seat)
+        if seat.is_bot and seat.bot_level == Seat.EASY:
+            return EASY_BOT
+        if self.row.pk is not None:
+            return runtime().bots.bot(self.row.pk, engine_seat)
+        if self._strong is None:
+            self._strong = [StrongBot() for _ in range(4)]
+        return self._strong[engine_seat]
+
+    def choose(self, hand: EngineHand, engine_seat: int, legal: list[Action]) -> Action:
+        """The driver's chooser for the automatic seats (games.engine.advance)."""
+        return self.bot(engine_seat).choose(hand, engine_seat, decision_rng(hand, engine_seat), legal)
+
     def bot_action(self, engine_seat: int) -> Action:
-        return GreedyBot().choose(self.engine, engine_seat, decision_rng(self.engine, engine_seat))
+        return self.bot(engine_seat).choose(self.engine, engine_seat, decision_rng(self.engine, engine_seat))
 
     def advance(self) -> None:
         """Let the rules, bots and 托管 seats act until a person must decide (or a pause is due).
@@ -247,7 +274,8 @@ class HandStep:
         for _ in range(1000):
             # Bots answer a claim window at once beside people (their answers are private);
             # people get the clock.
-            t = advance(self.engine, HOUSE_BOTS, self.apply, automatic=self.automatic, pause_before_bots=bot_delay > 0)
+            t = advance(self.engine, self.choose, self.apply, automatic=self.automatic, pause_before_bots=bot_delay > 0)
+            self._turn = t  # the engine as advance left it
             pending = t.owed
             if not pending:
                 break
@@ -325,10 +353,12 @@ class HandStep:
             _SAVE_STEP_AND_SNAPSHOT(row)
         else:
             _SAVE_STEP(row)  # row.save(update_fields=STEP_FIELDS), compiled once
+        row.revision += 1  # the database's trigger did the same for this one UPDATE (live_rows)
         # The actions as plain tuples (HandAction's field order): no model instances.  Their
         # unique (hand, seq, index) refuses a second writer of the same step.
         hand_id, seq, now = row.pk, row.seq, self.now
         _LOG_ACTIONS.rows([(hand_id, seq, i, a.to_json(), n, now) for i, (a, n) in enumerate(self.actions)])
+        step_hold.hold_if_armed(row.table_id, hand_id, seq)  # tests only (CAISHEN_TEST_HOLD_STEP): else nothing
         frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
         readers = fanout.frame_readers(row.table_id, self.seats)
         # robust: the move is committed; a failing broker or layer afterwards must not skip the
@@ -337,6 +367,9 @@ class HandStep:
         transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, readers), robust=True)
         transaction.on_commit(lambda: runtime().engines.put(row.pk, seq, row.seed, engine), robust=True)
         transaction.on_commit(lambda: runtime().positions.record(row.table_id, row.pk, seq), robust=True)
+        if row.status == Hand.PLAYING:
+            seats = self.seats
+            transaction.on_commit(lambda: runtime().rows.put(row, seats), robust=True)
         if row.deadline_at is not None:
             timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
         if not logged_by_caller:
@@ -387,30 +420,14 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
     """A player's command on the hand at ``seq``.  Returns the new seq; raises Refused."""
     with transaction.atomic():
         row = locks.lock_hand(hand_id)
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            raise Refused("a command must carry the seq it answers", "command_needs_seq")
-        if seq != row.seq:
-            raise Refused(
-                f"stale command: the table is at seq {row.seq}, not {seq}",
-                "stale_command",
-                {"seq": row.seq, "sent": seq},
-            )
-        if row.status != Hand.PLAYING:
-            raise Refused("the hand is over", "hand_over")
-        if row.table.status == Table.ABORTED:
-            raise Refused("the match was stopped", "match_aborted")
-        seats = locks.lock_seats(row.table)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
-        if seat is None:
-            raise Refused("you do not sit at this table", "not_seated")
-        if seat.left:
-            raise Refused("you left this match: 托管 plays your seat to its end", "left_match")
-        engine = engine_for_step(row)
-        engine_seat = row.engine_seat(seat.position)
         try:
-            action = parse_action(command, engine_seat)
-        except (ValueError, TileNotationError) as exc:
-            raise Refused(f"malformed command: {exc}", "malformed_command", {"detail": str(exc)}) from None
+            seats, seat, engine_seat, action = _checked_command(row, user, command, seq)
+        except Refused:
+            # Refused before anything changed (a stale command races every timer's step): the
+            # rows stay as they were, and so may what this process kept of them.
+            runtime().rows.put_hand(row)
+            raise
+        engine = engine_for_step(row)
         step = HandStep(row, engine, seats)
         window = engine.window
         # An answer to a protected claim window is kept, not applied (claim protection).
@@ -444,6 +461,41 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
         return row.seq
 
 
+def _checked_command(row: Hand, user: User, command: Any, seq: Any) -> tuple[list[Seat], Seat, int, Action]:
+    """The seats (locked), the commanding seat, its engine seat and its parsed action, or
+    ``Refused`` before anything changed: the command's seq, the hand and the match still on,
+    the user seated and not gone, the command well formed.  A refusal after the seats were
+    locked keeps them in this process as they were (games.runtime.live_rows)."""
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise Refused("a command must carry the seq it answers", "command_needs_seq")
+    if seq != row.seq:
+        raise Refused(
+            f"stale command: the table is at seq {row.seq}, not {seq}",
+            "stale_command",
+            {"seq": row.seq, "sent": seq},
+        )
+    if row.status != Hand.PLAYING:
+        raise Refused("the hand is over", "hand_over")
+    if row.table.status == Table.ABORTED:
+        raise Refused("the match was stopped", "match_aborted")
+    seats = locks.lock_seats(row.table)
+    try:
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise Refused("you do not sit at this table", "not_seated")
+        if seat.left:
+            raise Refused("you left this match: 托管 plays your seat to its end", "left_match")
+        engine_seat = row.engine_seat(seat.position)
+        try:
+            action = parse_action(command, engine_seat)
+        except (ValueError, TileNotationError) as exc:
+            raise Refused(f"malformed command: {exc}", "malformed_command", {"detail": str(exc)}) from None
+    except Refused:
+        runtime().rows.put_seats(row.table_id, seats)
+        raise
+    return seats, seat, engine_seat, action
+
+
 def _forget_timeouts(seat: Seat) -> None:
     """The player acted on their own: 托管 ends, and so do the runs that lead to it.
 
@@ -469,12 +521,15 @@ def _keep_answer(step: HandStep, seat: Seat) -> None:
     they were, so nobody else can tell that anyone answered."""
     row, engine = step.row, step.engine
     Hand.objects.filter(pk=row.pk).update(window_answers=row.window_answers)
+    row.revision += 1  # (the trigger's bump for that UPDATE: the rows are kept at it below)
     state = render_state(row.table, step.seats, row, engine, seat.position)
     readers = fanout.frame_readers(row.table_id, step.seats)
     frames = fanout.kept_answer_frame(row, seat.position, state)
     seq = row.seq
     transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, readers), robust=True)
     transaction.on_commit(lambda: runtime().engines.put(row.pk, seq, row.seed, engine), robust=True)
+    seats = step.seats
+    transaction.on_commit(lambda: runtime().rows.put(row, seats), robust=True)
     log.info("window answer kept", extra={"table": row.table_id, "hand": row.pk, "seat": seat.position, "seq": seq})
 
 

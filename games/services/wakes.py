@@ -33,6 +33,7 @@ def wake(kind: str, obj_id: int, token: int) -> bool:
             return False
         now = timezone.now()
         if row.seq != token or row.deadline_at is None or now < row.deadline_at:
+            runtime().rows.put_hand(row)  # a stale or early wake-up: nothing changed
             return False
         if row.status == Hand.FINISHED:
             row.deadline_at = None

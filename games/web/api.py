@@ -34,7 +34,7 @@ from core.limits import POSITIVE_SMALL_MAX, STAKE_MAX
 from core.serializers import StrictJSONTypes
 from games import services
 from games.engine import SEATS, all_variants, get_variant
-from games.models import Hand, Table
+from games.models import Hand, Seat, Table
 from games.records import disclosure
 from games.records.rebuild import event_log
 from games.rules.rule_set_names import rule_set_name
@@ -172,6 +172,15 @@ class QuickPlaySerializer(StrictJSONTypes, serializers.Serializer):
 class SitSerializer(StrictJSONTypes, serializers.Serializer):
     position = serializers.IntegerField(
         required=False, allow_null=True, min_value=0, max_value=3, help_text="A chair 0..3; any free one if omitted."
+    )
+
+
+class BotsSerializer(StrictJSONTypes, serializers.Serializer):
+    level = serializers.ChoiceField(
+        choices=[c for c, _ in Seat.BOT_LEVELS],
+        required=False,
+        default=Seat.STRONG,
+        help_text="The bots' level: easy (the greedy bot) or strong (the default).",
     )
 
 
@@ -495,16 +504,19 @@ class ReadyView(TableActionView):
 
 @extend_schema(
     summary="Fill the empty seats with bots (owner only)",
-    description="Bots are ready at once; with the other seats ready the match starts. Answers with `added`. "
+    description="Bots of the chosen `level` (easy or strong, the default) are ready at once; with the other "
+    "seats ready the match starts. Answers with `added`. "
     "A saturated server starts no match: 503 with `Retry-After`, nothing changed.",
-    request=None,
+    request=BotsSerializer,
     responses={200: STATE, 400: DETAIL, 403: DETAIL, 404: DETAIL, 503: BUSY},
     parameters=[RETRY_AFTER],
     tags=["tables"],
 )
 class BotsView(TableActionView):
     def act(self, request: Request, table: Table) -> dict[str, int]:
-        return {"added": services.add_bots(table.pk, request.user)}
+        data = BotsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return {"added": services.add_bots(table.pk, request.user, data.validated_data["level"])}
 
 
 @extend_schema(

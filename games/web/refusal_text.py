@@ -33,6 +33,7 @@ TEXTS: Mapping[str, Promise] = {
     "match_started_watch": _("the match has started; you can watch"),
     "not_seated": _("you do not sit at this table"),
     "owner_only": _("only the table's owner may add bots"),
+    "bot_level": _("unknown bot level %(level)s"),
     "seat_taken": _("that seat is taken"),
     "stake_not_covered": _("your available balance no longer covers this match's stake"),
     "stake_too_small": _("the stake must be at least 1"),

@@ -1,6 +1,6 @@
 """``/api/table-settings/``: the signed-in player's table settings.
 
-One row per account (``PlayerTableSettings``), made on first read, all off by default.  GET reads
+One row per account (``PlayerTableSettings``), made on first read, all off by default but ``sound``.  GET reads
 them; PATCH (a JSON body) changes the named ones.  A body that names none of them, names a key that is not a
 setting, or gives a value that is not a JSON boolean is refused with 400 and changes nothing.
 Anonymous readers get 403 (the project's default authentication): watchers have no settings.
@@ -27,7 +27,7 @@ class TableSettingsSerializer(StrictJSONTypes, serializers.ModelSerializer):
         model = PlayerTableSettings
         fields = list(PlayerTableSettings.FIELDS)
         extra_kwargs = {
-            "sound": {"help_text": "Sound effects on the table page."},
+            "sound": {"help_text": "Sound effects on the table page (on for a new account)."},
             "auto_pass_claims": {"help_text": "The server passes your claim windows (after the uniform pause)."},
             "auto_win": {"help_text": "The server declares a legal win for you at once."},
             "tsumogiri": {"help_text": "摸切: the server discards the tile you drew when you have no other option."},

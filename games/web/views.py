@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
 from games.engine import all_variants, get_variant
-from games.models import Hand, Seat, Table
+from games.models import Hand, PlayerTableSettings, Seat, Table
 from games.rules import option_text, player_text
 from games.rules.rule_set_names import rule_set_name
 from games.runtime.process import runtime
@@ -333,6 +333,9 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         else "",
         "finished_hands": list(table.hands.filter(status=Hand.FINISHED).order_by("number")),
         "api_base": reverse("games_api:table", args=[table.pk]),
+        # Known at the first frame, before the page reads the settings: with auto-pass on, a
+        # claim window shows nothing, not even for a moment.
+        "auto_pass": user is not None and PlayerTableSettings.objects.filter(user=user, auto_pass_claims=True).exists(),
     }
     return render(request, "games/table.html", context)
 
@@ -374,7 +377,8 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def bots(request: HttpRequest, pk: int) -> HttpResponse:
-    return _table_action(request, pk, lambda t: services.add_bots(t.pk, me(request)))
+    level = request.POST.get("level", Seat.STRONG)
+    return _table_action(request, pk, lambda t: services.add_bots(t.pk, me(request), level))
 
 
 # --------------------------------------------------------------------------- replays
@@ -399,6 +403,10 @@ def hand_replay(request: HttpRequest, pk: int) -> HttpResponse:
         )
         for s in row.table.seats.select_related("user")
     }
+    # The reader's own seat of this hand, if they played it: "my mistakes" are that seat's.
+    reader = request.user.pk if request.user.is_authenticated else None
+    mine = next((s.position for s in row.table.seats.all() if reader is not None and s.user_id == reader), None)
+    data["header"]["reader_seat"] = "ESWN"[row.engine_seat(mine)] if mine is not None else None
     context = {
         "hand": row,
         "table": row.table,

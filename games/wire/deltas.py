@@ -33,15 +33,37 @@ VIEW_SNAPSHOT_ONLY = ("answered",)
 _MISSING = object()
 
 
-def make_delta(base: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+class Comparisons:
+    """Whether two values differ, remembered for one step's frames: its readers' states share most
+    of their values (the table, the seats, what the engine's views share, the other players'
+    entries), and so do their bases, rendered together the step before, so each such pair is
+    compared once for every reader.  Pairs are keyed by the values' identities: keep every value
+    compared alive (the states are) and use one instance for one rendering only."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[int, int], bool] = {}
+
+    def differ(self, a: Any, b: Any) -> bool:
+        if a is b:
+            return False
+        key = (id(a), id(b))
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = bool(a != b)
+        return found
+
+
+def make_delta(base: dict[str, Any], new: dict[str, Any], compare: Comparisons | None = None) -> dict[str, Any]:
     """The delta body (without ``type``, ``seq``, ``base`` or ``events``) from ``base`` to ``new``.
 
     Both are reader states of the same hand; the caller checks that (same hand id, consecutive
-    steps) and sends the whole state instead when it cannot."""
+    steps) and sends the whole state instead when it cannot.  ``compare``: the step's shared
+    :class:`Comparisons` (the delta is the same with or without)."""
+    differ = (compare or Comparisons()).differ
     out: dict[str, Any] = {"you": new.get("you")}
-    if new["table"] != base.get("table"):
+    if differ(new["table"], base.get("table")):
         out["table"] = new["table"]
-    if new["seats"] != base.get("seats"):
+    if differ(new["seats"], base.get("seats")):
         out["seats"] = new["seats"]
     old_hand: dict[str, Any] = base.get("hand") or {}
     new_hand: dict[str, Any] = new["hand"]
@@ -49,7 +71,7 @@ def make_delta(base: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     for key, value in new_hand.items():
         if key == "view":
             continue
-        if key in HAND_ALWAYS or old_hand.get(key, _MISSING) != value:
+        if key in HAND_ALWAYS or differ(old_hand.get(key, _MISSING), value):
             hand[key] = value
     out["hand"] = hand
     drop: dict[str, list[str]] = {}
@@ -62,7 +84,7 @@ def make_delta(base: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     for key, value in new_view.items():
         if key == "players":
             continue
-        if old_view.get(key, _MISSING) != value:
+        if differ(old_view.get(key, _MISSING), value):
             view[key] = value
     if view:
         out["view"] = view
@@ -72,7 +94,9 @@ def make_delta(base: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         drop["view"] = gone
     old_players: list[Any] = old_view.get("players") or []
     players = {
-        str(i): p for i, p in enumerate(new_view.get("players") or []) if i >= len(old_players) or old_players[i] != p
+        str(i): p
+        for i, p in enumerate(new_view.get("players") or [])
+        if i >= len(old_players) or differ(old_players[i], p)
     }
     if players:
         out["players"] = players

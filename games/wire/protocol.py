@@ -56,6 +56,7 @@ def seat_list(seats: list[Seat]) -> list[dict[str, Any]]:
                 "name": name,
                 "user_id": s.user_id,
                 "is_bot": s.is_bot,
+                "bot_level": s.bot_level if s.is_bot else None,
                 "ready": s.ready,
                 "connected": s.connected or s.is_bot,
                 "auto_play": s.auto_play,

@@ -18,6 +18,13 @@ def rating_panels(user: Any) -> dict[str, Any]:
     return {"panels": panels(user)}
 
 
+@register.inclusion_tag("ratings/_bot_ladder_panels.html")
+def bot_ladder_panels(user: Any) -> dict[str, Any]:
+    from ratings.views import bot_ladder_panels as panels
+
+    return {"bot_panels": panels(user)}
+
+
 @register.inclusion_tag("ratings/_event_stats.html")
 def event_player_stats(event: Any) -> dict[str, Any]:
     from ratings.event_stats import event_stats

@@ -7,7 +7,8 @@
 
 import { clear, h, signed } from "./dom.js";
 import { claimVerdict, hintsOf, readyTiles, renderHints, verdictTag } from "./hints.js";
-import { LANG, t, verbLabel, windName } from "./i18n.js";
+import { botBadge, LANG, playerName, t, verbLabel, windName } from "./i18n.js";
+import { refusalText } from "./refusals.js";
 import { plateDelta } from "./scores.js";
 import { parseTiles, sortTiles, tileEl } from "./tiles.js";
 import {
@@ -60,7 +61,7 @@ export function chairOfWind(hand, wind) {
 
 export function seatName(seat) {
   if (!seat) return "";
-  return seat.name || t("empty_chair");
+  return playerName(seat) || t("empty_chair");
 }
 
 /** How tiles of this hand are drawn: wild glow and mark (财/得/金), 白板 stand-in tags. */
@@ -113,10 +114,11 @@ function meldTileCount(player) {
 }
 
 export class Board {
-  constructor(stage, { onDiscard, onAction }) {
+  constructor(stage, { onDiscard, onAction, onWhy = () => {} }) {
     this.stage = stage;
     this.onDiscard = onDiscard;
     this.onAction = onAction;
+    this.onWhy = onWhy; // a dimmed own tile tapped: why it may not go (view.held_back)
     this.strips = SIDES.map((s) => h("div", { class: `strip strip-${s}`, dataset: { side: s } }));
     this.ponds = SIDES.map((s) => h("div", { class: `pond pond-${s}`, dataset: { side: s } }));
     this.plates = SIDES.map((s) => h("div", { class: `plate plate-${s}`, dataset: { side: s } }));
@@ -139,6 +141,8 @@ export class Board {
     this.layout = { phone: false, portrait: false, handWidth: OWN_WIDTH };
     // Tap to select, tap again (or 打出) to discard: phone / touch unless one-tap is on.
     this.selectFirst = false;
+    // The account's auto-pass (prefs.js): claim windows ask nothing of this seat.
+    this.autoPass = false;
     this.selected = null; // {code, drawn, idx}: the raised tile (idx: its place in the sorted hand)
     this.selectedHand = null; // hand id the selection belongs to
     this.prevDrawn = undefined; // the drawn tile of the last own strip built (undefined: none built yet)
@@ -165,6 +169,7 @@ export class Board {
     this.stage.classList.toggle("pre-hand", preMode);
     const style = view ? tileStyle(view) : null;
     this.hints = view ? hintsOf(frame) : null;
+    this.handId = view && hand.status === "playing" ? hand.id : null; // the hints panel keeps its last hints within a hand
     for (let chair = 0; chair < 4; chair++) {
       const side = sideOf(chair, frame.you);
       const seat = frame.seats[chair];
@@ -191,11 +196,12 @@ export class Board {
 
   /** The hints panel, rebuilt only when the hints (or the layout) change. */
   renderHints(style) {
-    const key = JSON.stringify([this.hints, this.layout.phone, style?.wilds || null, style?.standIns || null]);
+    const key = JSON.stringify([this.hints, this.handId, this.layout.phone, style?.wilds || null, style?.standIns || null]);
     if (this.hintsEl.dataset.key === key) return;
     this.hintsEl.dataset.key = key;
     this.hintRows = renderHints(this.hintsEl, this.hints, {
       phone: this.layout.phone,
+      hand: this.handId,
       tileOf: (code, w) => (style ? styledTile(code, style, { w }) : tile(code, { w })),
       onHover: (code) => this.lightHand(code),
     });
@@ -265,7 +271,7 @@ export class Board {
     const active = view && hand.status === "playing" && view.phase === "play" && view.turn === wind;
     const badges = [];
     if (dealer) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, t("dealer")));
-    if (seat?.is_bot) badges.push(h("span", { class: "badge bot" }, t("bot")));
+    if (seat?.is_bot) badges.push(h("span", { class: "badge bot" }, botBadge(seat)));
     if (seat?.auto_play && !seat?.is_bot) badges.push(h("span", { class: "badge auto" }, t("auto_play")));
     if (seat && !seat.connected && !seat.is_bot) badges.push(h("span", { class: "badge offline" }, t("offline")));
     if (seat?.left) badges.push(h("span", { class: "badge left" }, t("left_match")));
@@ -419,6 +425,14 @@ export class Board {
         className: `${isDrawn ? "drawn" : "in-hand"}${playable ? " playable" : active ? " dimmed" : ""}${playable && picking ? " ready-pick" : ""}${selected ? " selected" : ""}${isDrawn && animateDraw ? " anim-draw" : ""}${hintReady ? " hint-ready" : ""}`,
       });
       if (hintReady) el.dataset.hint = t("hint_ready_mark");
+      // A dimmed tile says why it may not go (温州's single honours, 报听's lock, ...).
+      const why = active && !playable && !picking ? view.held_back?.[code] : null;
+      if (why) {
+        const text = refusalText(why);
+        el.title = text;
+        el.dataset.why = why.code;
+        el.addEventListener("click", () => this.onWhy(text));
+      }
       if (this.hints) {
         const light = () => this.lightHint(code);
         const unlight = () => this.lightHint(null);
@@ -585,9 +599,11 @@ export class Board {
     // Claim protection opens every discard's window to every seat; a window where all you may
     // do is pass passes by itself after a short pause, so it asks nothing of you.  A rule set's
     // prompt (漳州 抢金, 抢暗杠) outside a window asks its options plus pass: shown.
+    // With auto-pass on, the server passes every claim window for this seat (after the same
+    // pause): no window asks anything of the player, so no button shows, not even for a moment.
     const claims = legal.filter((a) => a.do !== "discard" && a.do !== "pass");
-    const askedToClaim = Boolean(view?.window) && claims.length > 0;
-    if (view?.window && !askedToClaim) legal = legal.filter((a) => a.do !== "pass");
+    const askedToClaim = Boolean(view?.window) && claims.length > 0 && !this.autoPass;
+    if (view?.window && !askedToClaim) legal = legal.filter((a) => a.do === "discard");
     const ownTurn = Boolean(view) && view.phase === "play" && view.turn === view.seat;
     const inPrompt = !view?.window && !legal.some((a) => a.do === "discard") && legal.some((a) => a.do !== "pass");
     // Rebuilt only when the question changes (as the hand): a claim button replaced between
@@ -607,6 +623,7 @@ export class Board {
       view?.table?.gold || null,
       view?.table?.wilds || null,
       this.hints?.claims || null,
+      this.autoPass,
     ]);
     if (this.actions.dataset.key === key) {
       if (this.promptClock && !this.prompt.hidden) this.clocks.push(this.promptClock);

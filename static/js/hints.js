@@ -1,7 +1,8 @@
 // 听牌 hints (a table with hints on; docs/hints.md, "On the table page"): the panel under the own
 // hand, the hand tiles' ready marks and the claim buttons' verdicts, from `hand.hints`
-// (docs/protocol.md; the server's games/engine/insight/hints.py HintSet.to_json()).  Null hints:
-// nothing is shown.
+// (docs/protocol.md; the server's games/engine/insight/hints.py HintSet.to_json()).  Between
+// the player's decisions the panel keeps the last hints of the hand, marked as the last turn's;
+// once the hand is over (or at a table without hints) nothing is shown.
 
 import { clear, h } from "./dom.js";
 import { LANG, t } from "./i18n.js";
@@ -66,6 +67,22 @@ export function shownDiscards(hints) {
   return [...rows].sort((a, b) => weight(a) - weight(b) || unseen(b) - unseen(a));
 }
 
+// Not ready: the discards ranked (the server's `rank`: the lowest distance, then the most unseen
+// tiles that lower it), those of equal rank in one row; the first rows only.
+const RANKED_ROWS = { desktop: 5, phone: 3 };
+
+/** Not ready: the discards grouped by rank, best first: [[hint, ...], ...]. */
+export function rankedGroups(hints) {
+  const rankOf = (d) => d.rank ?? (d.best ? 1 : 2);
+  const groups = new Map();
+  for (const d of [...(hints?.discards || [])].sort((a, b) => rankOf(a) - rankOf(b))) {
+    const key = rankOf(d);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(d);
+  }
+  return [...groups.values()];
+}
+
 /** Tiles with their unseen counts, or 任意牌 / any tile. */
 function waitsEl(waits, tileOf, w, cls) {
   if (waits.any_tile) return h("span", { class: `${cls} hint-any`, dataset: { any: "1" } }, t("hint_any_tile"));
@@ -83,12 +100,29 @@ function waitsEl(waits, tileOf, w, cls) {
   );
 }
 
+// The panel's last hints and their hand, per panel element.
+const kept = new WeakMap();
+
 /**
- * Fill the panel.  tileOf(code, w) draws a tile; onHover(code | null) lights the hand's tiles.
+ * Fill the panel.  tileOf(code, w) draws a tile; onHover(code | null) lights the hand's tiles;
+ * hand: the playing hand's id (null: none), for keeping the last hints between decisions.
  * Returns the panel's rows by tile code (for lighting a row from the hand).
  */
-export function renderHints(el, hints, { tileOf, onHover, phone = false }) {
+export function renderHints(el, hints, { tileOf, onHover, phone = false, hand = null }) {
   el.dataset.phone = phone ? "1" : "0";
+  // Between decisions of the same hand: the last hints, marked as the last turn's (the hand
+  // has moved on, so they light nothing in it).
+  let stale = false;
+  if (hints) {
+    kept.set(el, { hand, hints });
+  } else if (hand !== null && kept.get(el)?.hand === hand) {
+    hints = kept.get(el).hints;
+    stale = true;
+    onHover = () => {};
+  } else {
+    kept.delete(el);
+  }
+  el.classList.toggle("stale", stale);
   if (!hints) {
     el.hidden = true;
     delete el.dataset.distance;
@@ -106,6 +140,7 @@ export function renderHints(el, hints, { tileOf, onHover, phone = false }) {
     d !== null && d !== undefined
       ? h("span", { class: `hints-distance${d === 0 ? " ready" : ""}`, id: "mj-hints-distance", dataset: { distance: d } }, distanceText(d))
       : null,
+    stale ? h("span", { class: "hint-tag last-turn", id: "mj-hints-last" }, t("hint_last_turn")) : null,
   );
   el.dataset.distance = d === null || d === undefined ? "" : String(d);
   const body = [];
@@ -158,22 +193,32 @@ export function renderHints(el, hints, { tileOf, onHover, phone = false }) {
       );
     }
   } else if (shown.length) {
-    // Not ready: the discards that keep the hand closest, in one row (the same distance after each).
-    const dh = shown[0];
-    const useful = shown.filter((x) => x.useful && !x.useful.any_tile);
-    body.push(
-      h(
-        "div",
-        { class: `hint-row hint-discard group${dh.improves ? " improves" : ""}`, dataset: { tile: shown.map((x) => x.tile).join(" "), distance: dh.distance } },
-        h("span", { class: "hint-label" }, t("hint_discard")),
-        h("span", { class: "hint-choices" }, shown.map(chip)),
-        h("span", { class: "hint-arrow" }, "→"),
-        h("span", { class: "hint-after" }, distanceText(dh.distance)),
-        dh.improves ? h("span", { class: "hint-tag improves" }, t("hint_improves")) : null,
-        useful.length ? h("span", { class: "hint-total" }, t("hint_useful_n", { n: Math.max(...useful.map((x) => x.useful.unseen)) })) : null,
-        !allBest ? h("span", { class: "hint-tag best" }, t("hint_best")) : null,
-      ),
-    );
+    // Not ready: a row per rank, best first: the discards of that rank, the distance they leave
+    // and how many unseen tiles would bring the hand closer after them.
+    const groups = rankedGroups(hints).slice(0, phone ? RANKED_ROWS.phone : RANKED_ROWS.desktop);
+    const several = groups.length > 1;
+    for (const group of groups) {
+      const dh = group[0];
+      const best = several && (dh.rank ?? 1) === 1;
+      const count = dh.useful && !dh.useful.any_tile ? dh.useful.unseen : null;
+      body.push(
+        h(
+          "div",
+          {
+            class: `hint-row hint-discard group${best ? " best" : ""}${dh.improves ? " improves" : ""}`,
+            dataset: { tile: group.map((x) => x.tile).join(" "), distance: dh.distance, rank: dh.rank ?? 1 },
+          },
+          h("span", { class: "hint-label" }, t("hint_discard")),
+          h("span", { class: "hint-choices" }, group.map(chip)),
+          h("span", { class: "hint-arrow" }, "→"),
+          h("span", { class: "hint-after" }, distanceText(dh.distance)),
+          count !== null ? h("span", { class: "hint-total", dataset: { unseen: count } }, t("hint_improving_n", { n: count })) : null,
+          dh.useful?.any_tile ? h("span", { class: "hint-total hint-any", dataset: { any: "1" } }, t("hint_any_tile")) : null,
+          dh.improves ? h("span", { class: "hint-tag improves" }, t("hint_improves")) : null,
+          best ? h("span", { class: "hint-tag best" }, t("hint_best")) : null,
+        ),
+      );
+    }
   }
   if ((hints.claims || []).length && !body.length) {
     body.push(h("div", { class: "hint-row hint-claims-note" }, t("hint_claims_note")));

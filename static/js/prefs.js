@@ -25,33 +25,92 @@ async function apiPatch(path, body) {
   return data;
 }
 
-/** Short sounds made in the browser (WebAudio oscillators): nothing downloaded. */
-const TONES = { draw: [660, 0.06], discard: [330, 0.08], claim: [520, 0.15], win: [880, 0.35], turn: [740, 0.1] };
+/** Short sounds made in the browser (WebAudio oscillators): nothing downloaded.  Each is a
+ * list of notes [frequency Hz, start s, length s]: a claim two quick notes, the win a rising
+ * arpeggio, your turn a soft chime. */
+const TONES = {
+  draw: [[660, 0, 0.06]],
+  discard: [[330, 0, 0.08]],
+  claim: [[523, 0, 0.1], [784, 0.09, 0.16]],
+  win: [[523, 0, 0.14], [659, 0.12, 0.14], [784, 0.24, 0.14], [1047, 0.36, 0.4]],
+  turn: [[740, 0, 0.1], [988, 0.08, 0.14]],
+};
+// Sounds of a page without an account (a watcher): kept on the device, "0" muted.
+export const SOUND_KEY = "caishen.table.sound";
 let audio = null;
+
+function audioContext() {
+  audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+  return audio;
+}
+
 export function beep(kind) {
-  const [freq, secs] = TONES[kind] || TONES.turn;
   try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = freq;
-    gain.gain.setValueAtTime(0.08, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + secs);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + secs);
+    const ctx = audioContext();
+    for (const [freq, at, secs] of TONES[kind] || TONES.turn) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      const start = ctx.currentTime + at;
+      osc.type = "triangle";
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, ctx.currentTime);
+      gain.gain.setValueAtTime(0.09, start);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + secs);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(start);
+      osc.stop(start + secs + 0.02);
+    }
   } catch {
     // no audio here: silence
   }
   document.documentElement.dataset.lastSound = kind; // what was played (the browser tests read it)
 }
 
+// A browser starts audio only after the reader has touched the page: the first press wakes it.
+function wakeAudioOnFirstPress() {
+  const wake = () => {
+    try {
+      const ctx = audioContext();
+      if (ctx.state === "suspended") ctx.resume();
+    } catch {
+      // no audio here
+    }
+    window.removeEventListener("pointerdown", wake, true);
+    window.removeEventListener("keydown", wake, true);
+  };
+  window.addEventListener("pointerdown", wake, true);
+  window.addEventListener("keydown", wake, true);
+}
+
+// The mute button's icon: a speaker, with waves (sounds on) or a cross (muted).  Drawn, not an
+// emoji: emoji fonts are missing on many systems.
+const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const WAVES = '<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+const CROSS = '<path d="M15.5 9.5l5 5M20.5 9.5l-5 5" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>';
+function speakerIcon(on) {
+  return `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">${SPEAKER}${on ? WAVES : CROSS}</svg>`;
+}
+
+function deviceSound() {
+  try {
+    return window.localStorage.getItem(SOUND_KEY) !== "0";
+  } catch {
+    return true;
+  }
+}
+
 export class TablePrefs {
   /** `signedIn`: whether there is an account; `onChange(settings)` after a load or a save. */
   constructor({ signedIn, onChange }) {
-    this.values = Object.fromEntries(SETTINGS.map((k) => [k, false]));
+    // The page's defaults until the account's settings come: all off but the sounds (a watcher's
+    // sounds are the device's choice).
+    this.values = Object.fromEntries(SETTINGS.map((k) => [k, k === "sound" ? deviceSound() : false]));
     this.signedIn = signedIn;
     this.onChange = onChange;
+    // One tap mutes (or unmutes) the table's sounds: the account's `sound`, else the device's.
+    this.soundButton = h("button", { type: "button", class: "btn secondary mj-sound", id: "mj-sound", onclick: () => this.toggleSound() });
+    this.renderSoundButton();
+    wakeAudioOnFirstPress();
     this.panel = h("div", { class: "overlay prefs", id: "mj-prefs", hidden: true });
     this.gear = h(
       "button",
@@ -69,6 +128,7 @@ export class TablePrefs {
       // The account's "on" starts the device's one-tap switch; an "off" leaves the device's own
       // choice (phone.js) alone until the player saves the panel.
       if (this.values.one_tap_discard) this.applyOneTap();
+      this.renderSoundButton();
       this.onChange(this.values);
     } catch {
       // the defaults (all off) stay
@@ -84,6 +144,29 @@ export class TablePrefs {
     } catch {
       // not saved: the device keeps the choice (phone.js) and the panel shows the account's
     }
+  }
+
+  renderSoundButton() {
+    const on = Boolean(this.values.sound);
+    const label = on ? t("sound_mute") : t("sound_unmute");
+    this.soundButton.innerHTML = speakerIcon(on);
+    this.soundButton.title = label;
+    this.soundButton.setAttribute("aria-label", label);
+    this.soundButton.setAttribute("aria-pressed", on ? "false" : "true"); // pressed: muted
+    this.soundButton.classList.toggle("muted", !on);
+  }
+
+  async toggleSound() {
+    const on = !this.values.sound;
+    try {
+      window.localStorage.setItem(SOUND_KEY, on ? "1" : "0");
+    } catch {
+      // storage refused: this page keeps the choice
+    }
+    this.values.sound = on;
+    this.renderSoundButton();
+    await this.saveOne("sound", on);
+    this.renderSoundButton();
   }
 
   applyOneTap() {
@@ -110,6 +193,7 @@ export class TablePrefs {
       try {
         Object.assign(this.values, await apiPatch("/api/table-settings/", body));
         this.applyOneTap();
+        this.renderSoundButton();
         this.onChange(this.values);
         this.close();
       } catch (err) {
@@ -140,16 +224,19 @@ export class TablePrefs {
     clear(this.panel);
   }
 
-  /** Sounds for a frame's events, when switched on: `you` is the reader's wind, or null. */
+  /** Sounds for a frame's events, unless muted: `you` is the reader's wind, or null;
+   * `yourTurnNow`: a decision of yours (a discard, or a claim offered) has just opened. */
   play(events, youWind, yourTurnNow) {
     if (!this.values.sound) return;
     for (const e of events || []) {
-      if (e.kind === "win" || e.kind === "hand_end") return beep("win");
-      if (["chow", "pung", "kong"].includes(e.kind)) return beep("claim");
+      if (e.kind === "win") return beep("win");
+      if (["chow", "pung", "kong", "add_kong", "ready", "rob_gold", "you"].includes(e.kind)) return beep("claim");
+    }
+    if (yourTurnNow) return beep("turn");
+    for (const e of events || []) {
       if (e.kind === "discard") return beep("discard");
       if (e.kind === "draw" && e.seat === youWind) return beep("draw");
     }
-    if (yourTurnNow) beep("turn");
   }
 }
 

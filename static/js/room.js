@@ -1,7 +1,7 @@
 // The waiting room: the four chairs with their players, and Sit / Stand / Ready / Fill with bots.
 
 import { clear, h } from "./dom.js";
-import { t, tn, windName } from "./i18n.js";
+import { botBadge, playerName, t, tn, windName } from "./i18n.js";
 import { apiGet, apiPost } from "./net.js";
 
 const SEATS = "ESWN";
@@ -64,15 +64,49 @@ export function roomCountdownText(table, msLeft) {
   return seconds !== null ? t("ready_countdown", { s: seconds }) : t("all_ready_hint");
 }
 
+/** What the room is drawn from, but its clock line and its rating note: equal keys draw the same
+ *  room. */
+function roomKey(table, seats, me, pending) {
+  const fields = ["id", "owner_id", "dealer_position", "stake", "hands_total", "turn_seconds", "claim_seconds", "quick_play", "variant_name", "status", "hints"];
+  return JSON.stringify([fields.map((f) => table[f]), seats, me, pending]);
+}
+
+/** Put the rating note drawn now where the room shows it (before the clock line), in place of
+ *  the one it showed: the rest of the room keeps its elements. */
+function replaceRatingNote(el, note, countdown) {
+  const old = el.querySelector(".room-rating-option, .room-rating");
+  if (old && note) old.replaceWith(note);
+  else if (old) old.remove();
+  else if (note) countdown.before(note);
+}
+
 /**
  * Render the room into `el` from a frame.  `me` is the signed-in user's id (null when signed
- * out); `onCommand(name, arg)` runs "sit" (chair), "stand", "ready", "unready", "bots".
+ * out); `onCommand(name, arg)` runs "sit" (chair), "stand", "ready", "unready", "bots" (level).
  */
 export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft, rerender = () => {} }) {
   const table = frame.table;
   const seats = frame.seats;
+  // A frame that changes nothing the room shows (a watcher came, a message) keeps its elements:
+  // a button rebuilt between a press and its release loses the click (the browser sends it to
+  // what the two have in common), and a level chosen in the list would go back to its default.
+  // The table's rating option, read once a page, redraws only its own note when it comes in.
+  if (!table.hints) loadRating(table.id, rerender);
+  const key = roomKey(table, seats, me, pending);
+  const ratingKey = JSON.stringify(rating);
   const mine = seats.find((s) => me !== null && s.user_id === me) || null;
   const isOwner = me !== null && table.owner_id === me;
+  const shown = el.querySelector("#mj-ready-countdown");
+  if (shown && el.dataset.roomKey === key) {
+    if (el.dataset.ratingKey !== ratingKey) {
+      el.dataset.ratingKey = ratingKey;
+      replaceRatingNote(el, ratingNote(table, seats, isOwner, rerender), shown);
+    }
+    shown.textContent = roomCountdownText(table, readyMsLeft);
+    return shown;
+  }
+  el.dataset.roomKey = key;
+  el.dataset.ratingKey = ratingKey;
   const empty = seats.filter((s) => !s.is_bot && s.user_id === null).length;
 
   const chairs = seats.map((seat) => {
@@ -80,7 +114,7 @@ export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft, rer
     const wind = SEATS[(seat.position - table.dealer_position + 4) % 4];
     const badges = [];
     if (seat.user_id !== null && seat.user_id === table.owner_id) badges.push(h("span", { class: "badge owner" }, t("owner")));
-    if (seat.is_bot) badges.push(h("span", { class: "badge bot" }, t("bot")));
+    if (seat.is_bot) badges.push(h("span", { class: "badge bot" }, botBadge(seat)));
     if (occupied) {
       badges.push(
         h("span", { class: `badge ${seat.ready ? "ready" : "unready"}` }, seat.ready ? t("is_ready") : t("not_ready")),
@@ -96,7 +130,7 @@ export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft, rer
       },
       h("div", { class: "chair-wind" }, windName(wind)),
       h("div", { class: "chair-no" }, t("chair", { n: seat.position + 1 })),
-      h("div", { class: "chair-name" }, occupied ? seat.name || "?" : t("empty_chair"), you ? ` · ${t("you")}` : ""),
+      h("div", { class: "chair-name" }, occupied ? playerName(seat) || "?" : t("empty_chair"), you ? ` · ${t("you")}` : ""),
       h("div", { class: "chair-badges" }, badges),
       !occupied && !mine && me !== null
         ? h(
@@ -127,7 +161,14 @@ export function renderRoom(el, frame, { me, pending, onCommand, readyMsLeft, rer
   }
   // Only once the owner sits: filling every chair with bots would leave no seat for them.
   if (isOwner && mine && empty > 0) {
-    buttons.push(h("button", { type: "button", class: "btn", disabled: pending, dataset: { cmd: "bots" }, onclick: () => onCommand("bots") }, t("fill_bots")));
+    const level = h(
+      "select",
+      { class: "bot-level", id: "mj-bot-level", "aria-label": t("bot_level"), title: t("bot_level"), disabled: pending },
+      h("option", { value: "strong" }, t("level_strong")),
+      h("option", { value: "easy" }, t("level_easy")),
+    );
+    buttons.push(level);
+    buttons.push(h("button", { type: "button", class: "btn", disabled: pending, dataset: { cmd: "bots" }, onclick: () => onCommand("bots", level.value) }, t("fill_bots")));
   }
 
   const countdown = h("p", { class: "room-note", id: "mj-ready-countdown" });

@@ -6,6 +6,7 @@
 
 import { renderAutoPlay } from "./autoplay.js";
 import { Board } from "./board.js";
+import { WIN_MS, calloutsOf, showCallouts } from "./callouts.js";
 import { confirmStake, fairLink, renderHandEnd, renderPreHand, toast } from "./dialogs.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -25,6 +26,10 @@ const STAGES = { desktop: [STAGE_W, STAGE_H], landscape: [STAGE_W, 632], portrai
 // A table with 听牌 hints keeps this much room under the felt for the hints panel (desktop), so
 // that the felt keeps its size when the panel comes and goes with the player's decisions.
 const HINTS_ROOM = 92;
+// The wooden rim drawn round the felt (table.css: the stage's box-shadow), outside its box.
+const FELT_RIM = 12;
+// A large window's felt grows with it (1920×1080: ×1.3), to a point past which nothing reads better.
+const MAX_SCALE = 1.6;
 
 const app = document.getElementById("mj-app");
 const wrap = document.getElementById("mj-stage-wrap");
@@ -32,6 +37,7 @@ const stage = document.getElementById("mj-stage");
 const infoEl = document.getElementById("mj-info");
 const headInfoEl = document.getElementById("mj-head-info");
 const titleEl = document.getElementById("mj-title");
+const head = document.getElementById("mj-head");
 const me = app.dataset.userId ? Number(app.dataset.userId) : null;
 const tableId = Number(app.dataset.tableId);
 // The rule set's name in the reader's language (the frames carry the engine's Chinese name).
@@ -43,6 +49,7 @@ const state = {
   receivedAt: performance.now(),
   pending: false, // a hand command is on its way
   choosing: false, // a pre-hand answer is on its way
+  queuedChoice: null, // a pre-hand answer given while the socket was down: {key, value}
   roomPending: false, // a lobby call is on its way
   autoPlayPending: false, // a 托管 switch is on its way
   lastDiscard: null, // wind of the latest discarder: its last pond tile is highlighted
@@ -53,12 +60,16 @@ const state = {
   lastReconnect: 0,
   standing: false, // a stand command of mine is on its way (an unseating is not)
   hintsTable: false, // the table gives 听牌 hints (table.hints, or hints seen on this page)
+  celebrating: null, // hand id whose win is being called out: its result screen waits a moment
 };
 
 const board = new Board(stage, {
   onDiscard: (tile) => discard(tile),
   onAction: (action) => act(action),
+  onWhy: (text) => toast(toasts, text, "info"),
 });
+// The account's auto-pass as the page was served (prefs.js reads the settings again).
+board.autoPass = app.dataset.autoPass === "1";
 const roomEl = h("div", { class: "room", id: "mj-room", hidden: true });
 const handEndEl = h("div", { class: "overlay handend", id: "mj-handend", hidden: true });
 const confirmEl = h("div", { class: "overlay", id: "mj-confirm", hidden: true });
@@ -79,16 +90,23 @@ const oneTap = oneTapToggle((on) => {
 app.append(dock, layer);
 // The 托管 control sits in the header, outside the scaled felt (autoplay.js).
 const autoPlayEl = h("div", { class: "mj-autoplay", id: "mj-autoplay", hidden: true });
-document.getElementById("mj-head")?.append(autoPlayEl);
+head?.append(autoPlayEl);
 
 const inviteInfo = inviteControl(app.dataset.inviteUrl || "");
 // prefs: the account's table settings (gear panel), quick phrases, the leave control (prefs.js).
-const prefs = new TablePrefs({ signedIn: me !== null, onChange: () => fit(true) });
+const prefs = new TablePrefs({
+  signedIn: me !== null,
+  onChange: (values) => {
+    // Auto-pass: the server passes every claim window for this seat; the page asks nothing.
+    board.autoPass = Boolean(values.auto_pass_claims);
+    fit(true);
+  },
+});
 const prefsBar = h("div", { class: "mj-prefs-bar", id: "mj-prefs-bar" });
 const emotes = emotePicker((code) => socket.send({ type: "emote", code }));
 const leaveBtn = h("button", { type: "button", class: "btn secondary", id: "mj-leave", hidden: true, onclick: () => leave() }, t("leave"));
-prefsBar.append(emotes, leaveBtn, prefs.gear);
-document.getElementById("mj-head")?.append(prefsBar);
+prefsBar.append(prefs.soundButton, emotes, leaveBtn, prefs.gear);
+head?.append(prefsBar);
 stage.append(prefs.panel);
 
 async function discard(tile) {
@@ -137,7 +155,10 @@ const socket = new TableSocket(app.dataset.wsPath, {
     }
   },
   onStatus: (kind, detail) => {
-    if (kind === "open") state.conn = "open";
+    if (kind === "open") {
+      state.conn = "open";
+      sendQueuedChoice();
+    }
     else if (kind === "retry") state.conn = { retry: detail.delay };
     else if (kind === "closed") state.conn = detail.code === 4404 ? "not_found" : "private";
     else state.conn = "connecting";
@@ -156,10 +177,26 @@ function receive(frame) {
   if (unseatedByCountdown(prev, frame, me, state.standing)) showUnseated(frame.table.owner_id === me);
   if (me !== null && frame.seats?.some((s) => s.user_id === me)) hideNotice();
   noteFinishedHand(frame);
-  // Sounds (off unless the account switched them on): the step's events, and "your turn".
-  const canDiscard = (f) => Boolean((f?.hand?.view?.legal_actions || []).some((a) => a.do === "discard"));
+  // Sounds (on unless muted): the step's events, and a decision of yours opening.
   const youWind = frame.hand?.view?.seat ?? null;
-  if (frame.type !== "snapshot") prefs.play(frame.events, youWind, canDiscard(frame) && !canDiscard(prev));
+  const asked = decisionOf(frame);
+  if (frame.type !== "snapshot") prefs.play(frame.events, youWind, asked !== null && asked !== decisionOf(prev));
+  // Call-outs on the felt (吃 碰 杠 和 …) by the seat that acted; a win's holds the result screen
+  // back a moment, so that the felt shows it before the result covers it — never more than leaves
+  // the result 3 s before the next hand (hand.deadline_in_ms: the time to the next deal).
+  const callouts = calloutsOf(prev, frame);
+  const toNext = frame.hand?.deadline_in_ms;
+  const hold = toNext === null || toNext === undefined ? WIN_MS : Math.min(WIN_MS, toNext - 3000);
+  if (callouts.some((c) => c.win) && frame.hand && hold > 0) {
+    const handId = frame.hand.id;
+    state.celebrating = handId;
+    setTimeout(() => {
+      if (state.celebrating === handId) {
+        state.celebrating = null;
+        render();
+      }
+    }, hold);
+  }
   state.frame = frame;
   state.receivedAt = performance.now();
   state.pending = false;
@@ -167,6 +204,18 @@ function receive(frame) {
   state.autoPlayPending = false;
   followSeat(frame);
   render();
+  showCallouts(stage, frame, callouts);
+}
+
+/** The decision the frame asks of this reader, as a key (null: none): a discard of their own
+ * turn, or a claim on a given discard (none with auto-pass on: the server answers for them). */
+function decisionOf(frame) {
+  const view = frame?.hand?.view;
+  const legal = (frame?.hand?.status === "playing" && view?.legal_actions) || [];
+  if (legal.some((a) => a.do === "discard")) return `turn:${frame.hand.id}:${view.turn}`;
+  if (view?.window && board.autoPass) return null;
+  if (legal.some((a) => a.do !== "pass" && a.do !== "discard")) return `ask:${frame.hand.id}:${JSON.stringify(view.window || null)}`;
+  return null;
 }
 
 // The socket's group is fixed when it connects: after sitting down or standing up it must be
@@ -201,18 +250,38 @@ function act(action) {
 /** Answer the open pre-hand question (买底 / 顶底 / 飘) with the choice's exact JSON value. */
 function choose(key, value) {
   if (state.choosing) return;
-  if (!socket.send({ type: "choose", key, value })) {
-    toast(toasts, t("reconnecting", { s: 1 }), "error");
-    return;
-  }
   state.choosing = true;
+  if (!socket.send({ type: "choose", key, value })) {
+    // The socket is down (a phone's network, a seat change): the answer goes as soon as it is
+    // back, if the question is still ours then (sendQueuedChoice), rather than being lost to the
+    // default at the deadline.
+    state.queuedChoice = { key, value };
+    toast(toasts, t("choice_queued"), "info");
+  }
   render();
+  choosingTimeout();
+}
+
+// Should the answer be lost, free the buttons again after a while.
+function choosingTimeout() {
   setTimeout(() => {
     if (state.choosing) {
       state.choosing = false;
       render();
     }
   }, 4000);
+}
+
+/** The socket is open again: send the pre-hand answer given while it was down. */
+function sendQueuedChoice() {
+  const queued = state.queuedChoice;
+  state.queuedChoice = null;
+  if (!queued || state.frame?.table?.pre_hand?.key !== queued.key || !preHandAsksMe(state.frame)) return;
+  if (socket.send({ type: "choose", ...queued })) {
+    state.choosing = true;
+    render();
+    choosingTimeout();
+  }
 }
 
 /** Take our seat off 托管 (or put it on): {"type": "autoplay", "on": ...}. */
@@ -250,7 +319,7 @@ async function command(name, arg) {
     }
     else if (name === "ready") await apiPost(`${base}/ready/`, { ready: true });
     else if (name === "unready") await apiPost(`${base}/ready/`, { ready: false });
-    else if (name === "bots") await apiPost(`${base}/bots/`);
+    else if (name === "bots") await apiPost(`${base}/bots/`, arg ? { level: arg } : {});
     // The socket may already have followed the seat change (followSeat); else follow it now.
     if ((name === "sit" || name === "stand") && state.lastReconnect === reconnectsBefore) {
       state.lastReconnect = performance.now();
@@ -310,11 +379,18 @@ function render() {
   const waiting = frame.table.status === "waiting";
   stage.classList.toggle("waiting", waiting);
   const inHand = Boolean(hand && hand.status === "playing" && frame.you !== null);
-  // A phone has room for the felt or the page's header, not both: bring the felt up when a hand
-  // starts (the dock below holds the hand and buttons in any case).  After this render: the
-  // waiting room above the felt goes away in it.
-  if (inHand && !app.classList.contains("in-hand") && app.classList.contains("phone")) {
-    requestAnimationFrame(() => wrap.scrollIntoView({ block: "start" }));
+  // The window has room for the felt or the site's header, not both: bring the felt up when a
+  // hand starts (a phone: the felt to the top, the dock below holds the hand and buttons; a
+  // desktop: the table's own header to the top, its controls above the felt fitted under it).
+  // After this render: the waiting room above the felt goes away in it.
+  if (inHand && !app.classList.contains("in-hand")) {
+    const top = app.classList.contains("phone") ? wrap : head || wrap;
+    // fit() first: the page's room for the dock (which the hand has just filled) sets how far
+    // the page can scroll.
+    requestAnimationFrame(() => {
+      fit();
+      top.scrollIntoView({ block: "start" });
+    });
   }
   app.classList.toggle("in-hand", inHand);
   app.dataset.status = frame.table.status;
@@ -357,7 +433,7 @@ function render() {
     preHandClock = null;
   }
 
-  if (hand && hand.status === "finished" && state.closedHandEnd !== hand.id) {
+  if (hand && hand.status === "finished" && state.closedHandEnd !== hand.id && state.celebrating !== hand.id) {
     if (me !== null && frame.you !== null && state.walletHand !== hand.id) refreshWallet(hand.id);
     const shown = renderHandEnd(handEndEl, frame, {
       wallet: state.walletHand === hand.id ? state.wallet : null,
@@ -465,7 +541,7 @@ function place(phone) {
     stage.append(board.strips[0], board.prompt, board.actions, board.picker, roomEl, preHandEl, confirmEl, prefs.panel, toasts);
     layer.append(handEndEl);
     wrap.after(board.hintsEl); // under the felt, at the page's own size
-    document.getElementById("mj-head")?.append(oneTap);
+    head?.append(oneTap);
   }
 }
 
@@ -482,7 +558,7 @@ function fit(force = false) {
     app.dataset.layout = mode || "desktop";
     if (moved) place(phone);
     else if (first) {
-      document.getElementById("mj-head")?.append(oneTap);
+      head?.append(oneTap);
       wrap.after(board.hintsEl);
     }
     oneTap.hidden = !touch;
@@ -494,14 +570,22 @@ function fit(force = false) {
   const [stageW, stageH] = STAGES[mode || "desktop"];
   const docked = phone ? dock.offsetHeight : 0;
   document.body.style.paddingBottom = phone ? `${docked + 8}px` : "";
-  const width = wrap.parentElement.clientWidth;
-  const top = wrap.getBoundingClientRect().top + window.scrollY;
-  // Fit the felt and the info line under it in the window (the header may scroll away); on a
-  // phone, the felt fits above the dock.
+  if (!phone && head && app.classList.contains("in-hand")) {
+    // The felt below is sized for the table's own header at the window's top: the page must be
+    // long enough to scroll there (a short page would leave the hand below the window's edge).
+    const headTop = head.getBoundingClientRect().top + window.scrollY;
+    const short = headTop + window.innerHeight - document.documentElement.scrollHeight;
+    if (short > 0) document.body.style.paddingBottom = `${Math.ceil(short)}px`;
+  }
+  const width = wrap.parentElement.clientWidth - (phone ? 0 : 2 * FELT_RIM);
+  // On a phone the felt fits above the dock.  On a desktop it takes the window's height under
+  // the table's own header (the site's header scrolls away as a hand starts), less the rim, and
+  // the hints panel's room on a table with hints; the info line under it may scroll.
+  const headed = head ? wrap.getBoundingClientRect().top - head.getBoundingClientRect().top : 0;
   const height = phone
     ? Math.max(stageH * 0.3, window.innerHeight - docked - 8)
-    : Math.max(STAGE_H * 0.55, window.innerHeight - Math.min(top, 120) - 44 - (state.hintsTable ? HINTS_ROOM : 0));
-  const scale = Math.min(width / stageW, height / stageH, 1.3);
+    : Math.max(STAGE_H * 0.55, window.innerHeight - headed - FELT_RIM - 4 - (state.hintsTable ? HINTS_ROOM : 0));
+  const scale = Math.min(width / stageW, height / stageH, MAX_SCALE);
   stage.style.transform = `scale(${scale})`;
   wrap.style.width = `${stageW * scale}px`;
   wrap.style.height = `${stageH * scale}px`;

@@ -23,6 +23,7 @@ import pytest
 from games.engine.bots import make_bot
 from games.engine.simulate import hand_seed, play_hand
 from games.engine.variants import all_variants
+from games.web.js_catalog import catalog_url
 from tests.e2e.browser import new_page, shot
 
 pytestmark = pytest.mark.e2e
@@ -79,7 +80,14 @@ def test_the_kept_hands_end_as_kept(variant: str) -> None:
     assert statuses == ["win"] * len(WINS) + ["draw"], f"{variant}: find new hand numbers ({statuses})"
 
 
-RENDER = """async (frame) => {
+RENDER = """async ([frame, catalog]) => {
+  if (!document.querySelector("script[data-brk]")) {
+    // The table's words, as the table page loads them before its modules.
+    const words = document.createElement("script");
+    words.src = catalog; words.dataset.brk = "1";
+    document.head.append(words);
+    await new Promise((ok) => { words.onload = ok; words.onerror = ok; });
+  }
   if (!document.querySelector("link[data-brk]")) {
     const css = document.createElement("link");
     css.rel = "stylesheet"; css.href = "/static/css/table.css"; css.dataset.brk = "1";
@@ -119,7 +127,7 @@ def test_hand_end_breakdown_in_the_readers_language(
     html_lang = page.get_attribute("html", "lang") or ""
     assert html_lang.lower().startswith("en" if lang == "en" else "zh"), html_lang
     for n, frame in enumerate(finished_hands(variant)):
-        lines = page.evaluate(RENDER, frame)
+        lines = page.evaluate(RENDER, [frame, catalog_url("en" if lang == "en" else "zh-hans")])
         result = frame["hand"]["view"]["result"]
         assert lines, f"{variant}: no breakdown line shown"
         for line in lines:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import ARTIFACTS, moved_on, server_log_tail, sign_up, sit_fill_and_ready
+from tests.e2e.browser import ARTIFACTS, create_table, moved_on, server_log_tail, sign_up, sit_fill_and_ready
 from tests.e2e.i18n_scan import untranslated
 
 pytestmark = pytest.mark.e2e
@@ -286,4 +286,119 @@ def test_ready_rows_show_waits_counts_and_any_tile(server: str, chromium: Any, l
     probe.screenshot(path=str(ARTIFACTS / f"e2e-hints-ready-{lang}.png"))
     offenders = [s for s in untranslated(page, lang) if any(s in t for t in probe.all_inner_texts())]
     assert offenders == [], offenders
+    assert errors == []
+
+
+def far(tile: str, distance: int, unseen: int, rank: int, improves: bool = False) -> dict[str, Any]:
+    useful = {"any_tile": False, "tiles": [{"tile": "5p", "unseen": unseen}], "unseen": unseen}
+    return {
+        "tile": tile,
+        "distance": distance,
+        "ready": False,
+        "improves": improves,
+        "best": rank == 1,
+        "waits": None,
+        "useful": useful,
+        "rank": rank,
+    }
+
+
+# Three from ready: 1m and 9m leave it there with 24 tiles that improve, N with 20, 5s farther.
+FAR_HINTS = {
+    "distance": 3,
+    "discards": [far("N", 3, 20, 3), far("1m", 3, 24, 1, True), far("5s", 4, 30, 4), far("9m", 3, 24, 1, True)],
+    "claims": [],
+    "waits": None,
+}
+KEEP_JS = """async ([hints, step]) => {
+    const m = await import("/static/js/hints.js");
+    const tiles = await import("/static/js/tiles.js");
+    let el = document.querySelector("#mj-hints-probe");
+    if (!el) {
+        el = document.createElement("div");
+        el.className = "hints";
+        el.id = "mj-hints-probe";
+        document.querySelector("#mj-app").append(el);
+    }
+    const opts = {tileOf: (code, w) => tiles.tileEl(code, {w}), onHover: () => {}, hand: step === "over" ? null : 7};
+    m.renderHints(el, step === "turn" ? hints : null, opts);
+    return el.hidden;
+}"""
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_far_discards_are_ranked_and_the_panel_keeps_the_last_hints(server: str, chromium: Any, lang: str) -> None:
+    """Far from ready: a row per rank, best first and marked, each with the tiles that improve
+    after it; between decisions of the hand the last hints stay, marked as the last turn's; once
+    the hand is over the panel goes."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(chromium, lang, "desktop", errors)
+    sign_up(page, server)
+    create_table_form(page, server, hints=False)
+    assert page.evaluate(KEEP_JS, [FAR_HINTS, "turn"]) is False
+    probe = page.locator("#mj-hints-probe")
+    rows = probe.locator(".hint-row.hint-discard")
+    expect(rows).to_have_count(3)  # rank 1 (1m, 9m), rank 3 (N), rank 4 (5s)
+    assert [rows.nth(i).get_attribute("data-rank") for i in range(3)] == ["1", "3", "4"]
+    first = rows.first
+    expect(first).to_have_class(re.compile(r"\bbest\b"))
+    expect(first.locator(".hint-tag.best")).to_have_count(1)
+    expect(first.locator(".hint-tile[data-tile]")).to_have_count(2)
+    expect(first.locator(".hint-total")).to_have_text("进张 24 张" if lang == "zh" else "24 tiles improve")
+    expect(rows.nth(1).locator(".hint-total")).to_have_text("进张 20 张" if lang == "zh" else "20 tiles improve")
+    expect(rows.nth(1).locator(".hint-tag.best")).to_have_count(0)
+    expect(rows.nth(2).locator(".hint-after")).to_have_text("四向听" if lang == "zh" else "4 from ready")
+    expect(probe.locator("#mj-hints-last")).to_have_count(0)
+    probe.screenshot(path=str(ARTIFACTS / f"e2e-hints-ranked-{lang}.png"))
+    offenders = [s for s in untranslated(page, lang) if any(s in t for t in probe.all_inner_texts())]
+    assert offenders == [], offenders
+    # Someone else's turn (no hints in the frame), same hand: the last hints stay, marked.
+    assert page.evaluate(KEEP_JS, [FAR_HINTS, "between"]) is False
+    expect(probe.locator("#mj-hints-last")).to_have_text("上一手" if lang == "zh" else "last turn")
+    expect(probe).to_have_class(re.compile(r"\bstale\b"))
+    expect(probe.locator(".hint-row.hint-discard")).to_have_count(3)
+    # The hand is over: nothing.
+    assert page.evaluate(KEEP_JS, [FAR_HINTS, "over"]) is True
+    assert errors == []
+
+
+def test_a_dimmed_tile_says_why(server: str, chromium: Any) -> None:
+    """温州 holds single honours back (they go first): the other tiles are dimmed on our turn,
+    each with the reason as its title, and a tap on one says it."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = new_page(chromium, "zh", "desktop", errors)
+    sign_up(page, server)
+    create_table(page, server, "wenzhou", hands=1)
+    sit_fill_and_ready(page)
+    dimmed = page.locator("#mj-hand .tile.dimmed[data-why]")
+    end = time.monotonic() + TURN_TIMEOUT_S * 2
+    while time.monotonic() < end and not dimmed.count():
+        if page.locator("#mj-handend .handend-dialog").count():
+            pytest.skip("this deal held no honour back on any of our turns")
+        try:
+            passes = page.locator("#mj-actions button[data-do=pass]")
+            if passes.count():
+                passes.first.click(timeout=1500)
+            elif page.locator("#mj-hand .tile.playable").count():
+                page.locator("#mj-hand .tile.playable").last.click(timeout=1500)
+        except moved_on():
+            pass
+        page.wait_for_timeout(100)
+    assert dimmed.count(), f"no dimmed tile with a reason; the server's log ends:\n{server_log_tail()}"
+    title = dimmed.first.get_attribute("title") or ""
+    assert re.search(r"[\u4e00-\u9fff]", title) and "_" not in title, title
+    assert dimmed.first.get_attribute("data-why") in {
+        "wenzhou_single_honours_first",
+        "wenzhou_follow_single_honour",
+        "wenzhou_caishen_no_discard",
+    }
+    playable = page.locator("#mj-hand .tile.playable").count()
+    dimmed.first.click()
+    expect(page.locator("#mj-toasts .toast").filter(has_text=title)).to_have_count(1)
+    assert page.locator("#mj-hand .tile.playable").count() == playable  # the tap discarded nothing
+    page.screenshot(path=str(ARTIFACTS / "e2e-hints-dimmed-why.png"))
     assert errors == []

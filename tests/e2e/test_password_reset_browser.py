@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.browser import SERVER_LOG, new_page, shot, sign_up
+from tests.e2e.browser import new_page, server_log, shot, sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -20,16 +20,17 @@ PASSWORD = "Fa1r-Play-2026"  # what sign_up() types
 NEW_PASSWORD = "Fresh-Start-2027"
 
 
-def log_size() -> int:
-    return SERVER_LOG[0].stat().st_size
+def log_size(server: str) -> int:
+    return server_log(server).stat().st_size
 
 
-def mailed_link(after: int, to: str, path: str) -> str:
-    """The first link to ``path`` in a mail to ``to`` that daphne printed past byte ``after``."""
+def mailed_link(server: str, after: int, to: str, path: str) -> str:
+    """The first link to ``path`` in a mail to ``to`` that the daphne serving ``server`` printed
+    past byte ``after``."""
     pattern = re.compile(rf"^To: {re.escape(to)}$.*?(http://\S+{re.escape(path)}\S+)", re.MULTILINE | re.DOTALL)
     end = time.monotonic() + 15
     while time.monotonic() < end:
-        with SERVER_LOG[0].open("rb") as log:
+        with server_log(server).open("rb") as log:
             log.seek(after)
             found = pattern.search(log.read().decode("utf-8", errors="replace"))
         if found:
@@ -48,23 +49,23 @@ def test_a_forgotten_password_is_reset_from_the_mail(server: str, chromium: Any)
     sign_up(page, server, username)
 
     page.goto(f"{server}/accounts/profile/")
-    mark = log_size()
+    mark = log_size(server)
     page.fill("#email_change_email", address)
     page.fill("#email_change_password", PASSWORD)
     page.click("#email-change")
     expect(page.locator("#email-pending")).to_contain_text(address)
-    page.goto(mailed_link(mark, address, "/accounts/email/confirm/"))
+    page.goto(mailed_link(server, mark, address, "/accounts/email/confirm/"))
     page.click("#email-confirm")
     expect(page.locator("#email-current")).to_contain_text(address)
 
     stranger = new_page(chromium, errors, lang="en-US")  # another browser, signed out
     stranger.goto(f"{server}/accounts/login/")
     stranger.click("#forgot-password")
-    mark = log_size()
+    mark = log_size(server)
     stranger.fill("input[name=email]", address.upper())
     stranger.locator("main form button[type=submit]").click()
     expect(stranger.locator("#reset-sent")).to_be_visible()
-    stranger.goto(mailed_link(mark, address, "/accounts/password/reset/"))
+    stranger.goto(mailed_link(server, mark, address, "/accounts/password/reset/"))
     stranger.fill("input[name=new_password1]", NEW_PASSWORD)
     stranger.fill("input[name=new_password2]", NEW_PASSWORD)
     stranger.click("#reset-save")

@@ -1,7 +1,7 @@
 """A table a player would choose, measured in the browser at 1366×768, 390×844 and 844×390, in
 both languages: quick play from the home page to a running match in one tap; the header's
-controls (💬, Leave, ⚙) at WCAG AA contrast against what is behind them and nothing drawn over
-another; the result screen at a hand's end, outside the felt at full size; the own name plate
+controls (the mute button, 💬, Leave, ⚙) at WCAG AA contrast against what is behind them and
+nothing drawn over another; the result screen at a hand's end, outside the felt at full size; the own name plate
 above the phone dock; the waiting room's text at AA contrast."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tests.e2e.test_phone_layout import small_text
 
 SIZES = {"desktop": (1366, 768), "portrait": (390, 844), "landscape": (844, 390)}
 CASES = [(lang, size) for lang in ("zh-CN", "en") for size in SIZES]
-CONTROLS = ["#mj-emote", "#mj-leave", "#mj-gear"]
+CONTROLS = ["#mj-sound", "#mj-emote", "#mj-leave", "#mj-gear"]
 HEADER = [".mj-title", ".mj-rules", "#mj-head-info", *CONTROLS]
 
 
@@ -33,6 +33,26 @@ def unhurried_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         CAISHEN_BETWEEN_HANDS_SECONDS="120",
     ) as base:
         yield base
+
+
+# Each box: getBoundingClientRect's, as Playwright's bounding_box() gives it for the top frame.
+BOXES_JS = """(selectors) => {
+  const boxes = selectors.map((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+  });
+  return boxes.every((b) => b) ? boxes : null;
+}"""
+
+
+def boxes_together(page: Any, *selectors: str) -> list[dict[str, float]]:
+    """The boxes of ``selectors``, measured in one frame once all are drawn: the table redraws
+    its plates on every update, and measured one by one a plate can be caught between two
+    drawings (no box at all)."""
+    found = page.wait_for_function(BOXES_JS, arg=list(selectors)).json_value()
+    return list(found)
 
 
 def open_page(chromium: Any, lang: str, size: str, errors: list[str]) -> Any:
@@ -187,13 +207,33 @@ def test_the_own_name_plate_is_above_the_dock(chromium: Any, server: str, size: 
     plate = page.locator(".plate-inner.you")
     expect(plate.locator(".plate-score")).to_be_visible()
     expect(plate).to_be_visible()
-    box = plate.bounding_box()
-    dock = page.locator("#mj-dock").bounding_box()
-    felt = page.locator("#mj-stage").bounding_box()  # the felt clips what lies outside it
-    assert box is not None and dock is not None and felt is not None
+    # The felt clips what lies outside it.
+    box, dock, felt = boxes_together(page, ".plate-inner.you", "#mj-dock", "#mj-stage")
     assert box["y"] + box["height"] <= felt["y"] + felt["height"] + 0.5, f"the own plate {box} leaves the felt {felt}"
     shot(page, f"e2e-own-plate-{size}.png")
     width, _height = SIZES[size]
     assert box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert box["y"] + box["height"] <= dock["y"] + 0.5, f"the own plate {box} runs under the dock {dock} ({size})"
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+def test_the_own_name_plate_with_its_bet_is_above_the_dock(chromium: Any, server: str, size: str) -> None:
+    """东北: we bet 飘 ×1 before the deal; our plate carries the bet's badge, whole above the dock."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page = open_page(chromium, "zh-CN", size, errors)
+    quick_play_with_bots(page, server, "dongbei")
+    page.locator("#mj-prehand .ph-choice[data-value='1']").tap()
+    expect(page.locator("#mj-hand .tile").first).to_be_visible(timeout=20_000)
+    page.wait_for_timeout(400)  # the felt scrolled to the window's top as the hand starts
+    plate = page.locator(".plate-inner.you")
+    expect(plate.locator(".badge.bet")).to_be_visible()
+    box, dock, felt = boxes_together(page, ".plate-inner.you", "#mj-dock", "#mj-stage")
+    shot(page, f"e2e-own-plate-bet-{size}.png")
+    width, _height = SIZES[size]
+    assert box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert box["y"] + box["height"] <= felt["y"] + felt["height"] + 0.5, f"the own plate {box} leaves the felt {felt}"
     assert box["y"] + box["height"] <= dock["y"] + 0.5, f"the own plate {box} runs under the dock {dock} ({size})"
     assert errors == []

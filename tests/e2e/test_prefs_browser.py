@@ -66,16 +66,17 @@ def test_settings_are_saved_remembered_and_used(server: str, chromium: Any, lang
     url = page.url
     panel = open_prefs(page)
     expect(panel.locator("h2")).to_have_text(words["prefs"])
-    for name in ("sound", "auto_pass_claims", "auto_win", "tsumogiri", "confirm_discard", "one_tap_discard"):
-        expect(panel.locator(f"[name={name}]")).not_to_be_checked()  # all off by default
-    panel.locator("[name=sound]").check()
+    expect(panel.locator("[name=sound]")).to_be_checked()  # the sounds on by default
+    for name in ("auto_pass_claims", "auto_win", "tsumogiri", "confirm_discard", "one_tap_discard"):
+        expect(panel.locator(f"[name={name}]")).not_to_be_checked()  # the rest off
+    panel.locator("[name=sound]").uncheck()
     panel.locator("[name=confirm_discard]").check()
     panel.locator("#mj-prefs-save").click()
     expect(panel).to_be_hidden()
     # Remembered after a reload, and in a new browser context of the same account.
     page.reload()
     panel = open_prefs(page)
-    expect(panel.locator("[name=sound]")).to_be_checked()
+    expect(panel.locator("[name=sound]")).not_to_be_checked()
     expect(panel.locator("[name=confirm_discard]")).to_be_checked()
     expect(panel.locator("[name=auto_win]")).not_to_be_checked()
     panel.locator("button.secondary").click()
@@ -83,7 +84,7 @@ def test_settings_are_saved_remembered_and_used(server: str, chromium: Any, lang
     log_in(other, server, username)
     other.goto(url)
     other_panel = open_prefs(other)
-    expect(other_panel.locator("[name=sound]")).to_be_checked()
+    expect(other_panel.locator("[name=sound]")).not_to_be_checked()
     expect(other_panel.locator("[name=confirm_discard]")).to_be_checked()
     other.context.close()
 
@@ -127,7 +128,7 @@ def test_the_panel_opens_on_the_accounts_settings_when_they_come_back_late(serve
     sign_up(page, server, f"late{secrets.token_hex(3)}")
     create_table(page, server, "zhejiang_caishen", hands=1)
     panel = open_prefs(page)
-    panel.locator("[name=sound]").check()
+    panel.locator("[name=sound]").uncheck()  # on by default: the account's "off" differs from the page's default
     panel.locator("#mj-prefs-save").click()
     expect(panel).to_be_hidden()
 
@@ -146,7 +147,7 @@ def test_the_panel_opens_on_the_accounts_settings_when_they_come_back_late(serve
     page.locator("#mj-gear").click()  # before the read has come back
     page.wait_for_timeout(300)
     held[0].continue_()
-    expect(page.locator("#mj-prefs [name=sound]")).to_be_checked()
+    expect(page.locator("#mj-prefs [name=sound]")).not_to_be_checked()
     assert not errors, errors
 
 

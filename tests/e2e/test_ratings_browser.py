@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_replay_browser import ARGS, ARTIFACTS, CHROMIUM, require_browser
+from tests.e2e.browser import CHROMIUM, require_browser
+from tests.e2e.test_replay_browser import ARGS, ARTIFACTS
 from tests.platform.rating_helpers import golden_match, heaven_match, users
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

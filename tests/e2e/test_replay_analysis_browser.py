@@ -15,9 +15,10 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.engine.variants import get_variant
-from games.models import Hand, Table
+from games.models import Hand, Seat, Table
 from games.records import replay
-from tests.e2e.test_replay_browser import ARGS, ARTIFACTS, CHROMIUM, require_browser
+from tests.e2e.browser import CHROMIUM, require_browser
+from tests.e2e.test_replay_browser import ARGS, ARTIFACTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,8 +35,7 @@ WORDS = {
         },
         "title": "Engine's view",
         "summary": "Summary",
-        "distance": "Distance {before} → {after}",
-        "ready": "ready",
+        "distance": "{before} → {after}",
     },
     "zh": {
         "mistake": "明显失误",
@@ -47,8 +47,7 @@ WORDS = {
         },
         "title": "引擎分析",
         "summary": "本局总结",
-        "distance": "向听 {before} → {after}",
-        "ready": "听牌",
+        "distance": "{before} → {after}",
     },
 }
 
@@ -78,15 +77,10 @@ def summary_text(s: dict[str, Any], lang: str) -> str:
 
 
 def distance(d: int | None, lang: str) -> str:
-    return (
-        "win"
-        if d is None and lang == "en"
-        else "和牌"
-        if d is None
-        else f"0 ({WORDS[lang]['ready']})"
-        if d == 0
-        else str(d)
-    )
+    """How far from ready, in the viewer's words (a mirror of replay.js distanceWord)."""
+    if lang == "en":
+        return "won" if d is None else "ready" if d == 0 else f"{d} from ready"
+    return "和牌" if d is None else "听牌" if d == 0 else f"{'一二三四五六七八九十'[d - 1]}向听"
 
 
 def test_the_replay_shows_each_judgement_and_the_summary_in_both_languages(
@@ -99,7 +93,7 @@ def test_the_replay_shows_each_judgement_and_the_summary_in_both_languages(
     owner = get_user_model().objects.create_user("analyst", password="pw-123456")
     table = services.create_table(owner, "zhejiang_caishen", {}, hands_total=1)
     for s in table.seats.all():
-        s.is_bot, s.ready = True, True
+        s.is_bot, s.ready, s.bot_level = True, True, Seat.EASY  # the greedy bot: the seed was chosen for its play
         s.save()
     services.start_match(table, first_hand=get_variant("zhejiang_caishen").new_hand(None, None, SEED))
     row = Hand.objects.get(table=table)

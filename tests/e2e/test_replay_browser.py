@@ -1,12 +1,11 @@
 """The replay viewer in a real browser: open a finished bot hand's replay and step through it.
 
 Playwright drives Debian's chromium (never a downloaded browser) against pytest-django's live
-server; skipped where chromium or playwright is missing, except under CI.
+server; without chromium or Playwright it fails, saying what to install (tests/e2e/browser.py).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -15,28 +14,12 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Hand
+from tests.e2e.browser import CHROMIUM, require_browser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "test-artifacts"
-
-
-def require_browser() -> None:
-    under_ci = os.environ.get("CI", "").lower() == "true"
-    missing = None
-    if not Path(CHROMIUM).exists():
-        missing = f"{CHROMIUM} is missing"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            missing = "playwright is not installed"
-    if missing:
-        if under_ci:
-            pytest.fail(missing)
-        pytest.skip(missing)
 
 
 def test_open_a_replay_and_step_through_it(live_server: Any, settings: Any, monkeypatch: Any) -> None:

@@ -20,7 +20,7 @@ from games.engine.insight.analysis import (
 )
 from games.engine.simulate import play_hand
 from games.engine.state import DISCARD, PASS, PUNG, WIN, Action, seat_index
-from games.engine.tiles import parse_tile
+from games.engine.tiles import parse_tile, parse_tiles
 from games.engine.variants import all_variants, get_variant
 from tests.engine.rig import fill_hands
 
@@ -31,8 +31,10 @@ FLIPPED = "C"  # the wild is F: nobody below holds one
 class Log:
     """A hand being played, with the action list a replay would carry."""
 
-    def __init__(self, hands: dict[str, str], wall: str = "") -> None:
-        sc: dict[str, Any] = {"variant": V, "hands": hands, "flipped": FLIPPED, "wall": wall}
+    def __init__(self, hands: dict[str, str], wall: str = "", variant: str = V, flipped: str | None = FLIPPED) -> None:
+        sc: dict[str, Any] = {"variant": variant, "hands": hands, "wall": wall}
+        if flipped is not None:
+            sc["flipped"] = flipped
         self.hand: Hand = scenario.build_hand(sc, open_empty_windows=True)
         self.initial = self.hand.to_json()
         self.actions: list[dict[str, Any]] = []
@@ -44,6 +46,13 @@ class Log:
         act = Action(seat_index(seat), kind, tile=parse_tile(tile) if tile else None)
         self.hand.apply(act)
         self.actions.append(act.to_json())
+        return self
+
+    def pass_questions(self) -> Log:
+        """Every seat asked a question before the first discard (漳州's 抢金) passes."""
+        while not any(a.kind == DISCARD for a in self.hand.legal_actions(0)):
+            seat = next(s for s in range(4) if any(a.kind == PASS for a in self.hand.legal_actions(s)))
+            self.do("ESWN"[seat], PASS)
         return self
 
     def close(self) -> None:
@@ -255,3 +264,40 @@ def test_bot_hands_judgements_follow_the_definition(variant: str) -> None:
             assert s.ready_turns is None or s.ready_turns >= 0
         json.dumps(analysis.to_json())
     assert reasons - {None}, "random bots make some clear mistake"
+
+
+# The first two judgements above in the other four rule sets, computed by hand.  E holds four
+# sets (three in the 13-tile rule sets, four in the 16-tile ones: 123s more), the pair 55p and
+# 67p 9s.  Throwing 9s is ready on 5p / 8p and the wild: 5p has 2 unseen (E holds two), 8p 4, and
+# C, the wild where there is one (the flipped tile shown: 3 unseen), so 9 (6 in 东北, which has no
+# wild).  Throwing 7p leaves 6p and 9s loose, one from ready: useful are 4p (456p, 5p alone),
+# 5p (555p), 6p (66p), 7p (67p), 8p (6p8p), 7s and 8s (with 9s), 9s (99s) and the wild:
+# 4 + 2 + 3 + 3 (E threw one) + 4 + 4 + 4 + 3 = 27 unseen, and 3 more for C: 30.
+OTHER_RULE_SETS = {
+    # rule set: (E's tiles, the flipped tile, the wild's unseen copies)
+    "zhedong_de": ("123m 456m 789m 55p 67p 9s", "C", 3),
+    "dongbei": ("123m 456m 789m 55p 67p 9s", None, 0),
+    "wenzhou": ("123m 456m 789m 123s 55p 67p 9s", "C", 3),
+    "zhangzhou": ("123m 456m 789m 123s 55p 67p 9s", "C", 3),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(OTHER_RULE_SETS))
+def test_breaking_a_ready_hand_in_every_rule_set_matches_the_hand_count(variant: str) -> None:
+    tiles, flipped, wild_unseen = OTHER_RULE_SETS[variant]
+    dealt = len(parse_tiles(tiles))  # the dealer's 14 or 17
+    hands = fill_hands({"E": tiles}, avoid="C P 5p 7p 9s", flipped=flipped, dealer_size=dealt)
+    log = Log(hands, variant=variant, flipped=flipped)
+    log.pass_questions()
+    log.do("E", DISCARD, "7p").close()
+    j = next(j for j in log.analysis().judgements if j.decision == "turn")
+    assert (j.seat, j.before, j.after) == (0, 0, 1)
+    assert j.clear_mistake and j.reason == HIGHER_DISTANCE
+    best = j.best[0].to_json()
+    assert best["action"] == {"seat": "E", "do": "discard", "tile": "9s"} and best["distance"] == 0
+    waits = {w["tile"]: w["unseen"] for w in best["waits"]["tiles"]}
+    assert waits == {"5p": 2, "8p": 4} | ({"C": wild_unseen} if wild_unseen else {})
+    useful = {t["tile"]: t["unseen"] for t in j.to_json()["chosen"]["useful"]["tiles"]}
+    expected = {"4p": 4, "5p": 2, "6p": 3, "7p": 3, "8p": 4, "7s": 4, "8s": 4, "9s": 3}
+    assert useful == expected | ({"C": wild_unseen} if wild_unseen else {})
+    assert j.chosen.gain == 27 + wild_unseen

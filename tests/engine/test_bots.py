@@ -15,6 +15,7 @@ from games.engine.driver import decide, turn
 from games.engine.hand import CLAIM, PLAY, Hand
 from games.engine.simulate import bot_rng
 from games.engine.state import CHOW, DISCARD, KONG, PASS, PUNG, WIN, Action
+from games.engine.strong_bot import StrongBot
 from games.engine.tiles import parse_tile, parse_tiles, to_counts
 from games.engine.variants import all_variants, get_variant
 from tests.engine.rig import act, fill_hands, hand_after
@@ -69,7 +70,7 @@ def test_bot_without_the_legal_list_asks_the_hand(name: str) -> None:
     assert with_list == alone and with_list in hand.legal_actions(0)
 
 
-@pytest.mark.parametrize("bot", [RandomBot(), GreedyBot()])
+@pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), StrongBot()])
 def test_bots_refuse_an_empty_choice(bot: Bot) -> None:
     hand = get_variant(V).new_hand(seed="empty")
     with pytest.raises(ValueError):
@@ -77,8 +78,9 @@ def test_bots_refuse_an_empty_choice(bot: Bot) -> None:
 
 
 def test_registry_and_unknown_bot() -> None:
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "greedy", "strong"}
     assert isinstance(make_bot("random"), RandomBot) and isinstance(make_bot("greedy"), GreedyBot)
+    assert isinstance(make_bot("strong"), StrongBot)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("clever")
 

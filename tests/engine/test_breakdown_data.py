@@ -40,7 +40,7 @@ def js_keys(block: str) -> set[str]:
     """The keys of one top-level object literal of breakdown.js (``export const ITEMS = {``)."""
     start = BREAKDOWN_JS.index(block)
     body = BREAKDOWN_JS[start : BREAKDOWN_JS.index("\n};", start)]
-    return set(re.findall(r"^\s+(\w+): \[", body, flags=re.M))
+    return set(re.findall(r"^\s+(\w+): p?gettext\(", body, flags=re.M))
 
 
 ITEM_WORDS = js_keys("export const ITEMS = {")

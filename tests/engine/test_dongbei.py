@@ -209,6 +209,11 @@ def test_ready_only_once_and_hand_frozen_afterwards() -> None:
     assert [a for a in hand.legal_actions(0)] == [Action(0, DISCARD, tile=T("9p"))]
     reason = hand.refusal(Action(0, DISCARD, tile=T("1m")))
     assert reason is not None and "报听后不能换牌" in reason
+    # The own view says why every other held tile is dimmed: 报听's lock.
+    held = hand.view(0)["held_back"]
+    assert "9p" not in held and len(held) == len(set(hand.players[0].hand)) - 1
+    assert {why["code"] for why in held.values()} == {"dongbei_ready_discard_drawn"}
+    assert held["1m"]["params"] == {"tile": "9p"}
     assert "already declared" in (hand.refusal(Action(0, "ready", tile=T("9p"))) or "")
     # ... no pung and no chow either
     hand.apply(Action(0, DISCARD, tile=T("9p")))

@@ -167,8 +167,8 @@ def test_one_step_from_ready_the_closest_discards_list_their_useful_tiles() -> N
             assert reader.distance(counts, 0) == 1, tile_str(kind)
             counts[kind] -= 1
     assert {"3s", "6s"} <= {tile_str(k) for k, _ in next(d for d in closest if tile_str(d.tile) == "N").useful.tiles}  # type: ignore[union-attr]
-    # Farther discards list none in play.
-    assert all(d.useful is None for d in found.discards if d.distance > found.distance)
+    # Farther discards list theirs too (every distance).
+    assert all(d.useful is not None for d in found.discards if d.distance > found.distance)
 
 
 def test_the_batched_distances_equal_one_distance_per_kind() -> None:
@@ -188,3 +188,62 @@ def test_the_batched_distances_equal_one_distance_per_kind() -> None:
                 counts[k] += 1
                 assert each[k] == shapes.shanten(counts, wilds)
                 counts[k] -= 1
+
+
+def test_far_from_ready_every_discard_is_ranked_by_the_unseen_tiles_that_lower_its_distance() -> None:
+    """牌效 at every distance: each discard lists exactly the kinds whose draw lowers the
+    distance it leaves, with their unseen copies; rank 1 (marked best) is the lowest distance
+    with the most such tiles, and the ranks follow (distance, fewer tiles)."""
+    for variant, flipped in (("zhejiang_caishen", "4s"), ("zhedong_de", "2s"), ("dongbei", None)):
+        extra = {"flipped": flipped} if flipped else {}
+        hands = fill_hands({"E": "19m 258p 369s ESWN CF"}, flipped=flipped)
+        view = seat_view(variant, hands, [], 0, **extra)
+        found = hints(view)
+        assert found.distance is not None and found.distance >= 2, variant
+        reader = view.reader()
+        for d in found.discards:
+            assert d.useful is not None and d.waits is None
+            counts = view.counts()
+            counts[d.tile] -= 1
+            lowering = set()
+            for k in range(34):
+                if counts[k] < 4:
+                    counts[k] += 1
+                    if reader.distance(counts, 0) < d.distance:
+                        lowering.add(k)
+                    counts[k] -= 1
+            assert {k for k, _ in d.useful.tiles} == lowering, (variant, tile_str(d.tile))
+            assert all(n == view.unseen(k) for k, n in d.useful.tiles)
+        order = sorted(found.discards, key=lambda d: d.rank)
+        keys = [(d.distance, -d.useful.unseen) for d in order if d.useful is not None]
+        assert keys == sorted(keys)
+        assert {d.rank for d in found.discards if d.best} == {1} and order[0].best
+        assert any(d.rank > 1 for d in found.discards), "a far hand has better and worse discards"
+        assert [d.rank for d in order] == [1 + sum(k < key for k in keys) for key in keys]
+
+
+def test_every_rule_sets_batched_distances_equal_one_distance_per_kind() -> None:
+    """``ShapeReader.distances_after_each`` (the batch behind 牌效 at every distance) against
+    ``distance`` per kind, for each rule set's reader: its wilds, its stand-ins (白板 as the
+    wild's face, 得's 白板 both ways) and its special forms, on random parts with the wild and
+    白板 drawn often."""
+    from games.engine.tiles import to_counts
+    from tests.engine.test_acceptance import FLIPS, _dealt
+
+    rng = random.Random(20261206)
+    for key, flip in FLIPS.items():
+        table = _dealt(key, flip, seed=f"batch-{key}").view(0)["table"]
+        reader = get_variant(key).shape_reader(table)
+        tiles = [t for t in range(34) for _ in range(4)] + sorted(reader.remapped) * 8
+        for _ in range(150):
+            size = rng.choice([1, 4, 7, 10, 13, 16])
+            counts = to_counts(rng.sample(tiles, size))
+            if max(counts) > 4:
+                continue
+            melds = rng.choice([0, 0, (16 - size) // 3])
+            batch = reader.distances_after_each(counts, melds)
+            for k in range(34):
+                if counts[k] < 4:
+                    counts[k] += 1
+                    assert batch[k] == reader.distance(counts, melds), (key, counts, tile_str(k))
+                    counts[k] -= 1

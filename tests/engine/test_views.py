@@ -33,6 +33,9 @@ def check_views(hand) -> None:  # type: ignore[no-untyped-def]
             assert (entry["hand"] is not None) == mine
             if mine:
                 assert entry["hand"] == format_tiles(hand.players[i].hand)
+                # Built from the public entry: what the seat's own rendering gives, key order too.
+                whole = hand._player_view(i, own=True)
+                assert entry == whole and list(entry) == list(whole)
             else:
                 assert entry == batch[None]["players"][i]  # what everyone sees of seat i
                 assert entry["drawn"] is None

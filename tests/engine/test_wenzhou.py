@@ -451,6 +451,21 @@ def test_single_honours_go_first() -> None:
     assert refused["status"] == "illegal" and "先打单张风字牌" in refused["error"]["reason"]
 
 
+def test_the_own_view_says_why_each_held_tile_may_not_go() -> None:
+    """The tiles the single-honour rule holds back come with the refusal, for the table to
+    say why they are dimmed; only the seat on its turn sees it."""
+    s = {"S": "N C E E 123m 456m 789m 12p 4p", "E": "7p 1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 4s 5s 6s 7s"}
+    hand = after(s, [act("E", "discard", "7p")], "9s", wall="9p")
+    scenario.close_window(hand)
+    held = hand.view(1)["held_back"]
+    allowed = obligations(hand, 1)
+    own = set(tiles_str("N C E 1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 4p 9p"))
+    assert set(held) == own - allowed and allowed == {"N", "C"}
+    assert {why["code"] for why in held.values()} == {"wenzhou_single_honours_first"}
+    assert all(why["reason"] and isinstance(why["params"], dict) for why in held.values())
+    assert all(hand.view(seat)["held_back"] == {} for seat in (0, 2, 3)) and hand.view(None)["held_back"] == {}
+
+
 def test_honour_pairs_may_be_kept() -> None:
     s = {"S": "E E 123m 456m 789m 12p 4p 5s 6s", "E": "7p 1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 4s 5s 6s 7s"}
     hand = after(s, [act("E", "discard", "7p")], "9s", wall="9p")

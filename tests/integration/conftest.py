@@ -1,19 +1,22 @@
 """The scaled topology, for real: PostgreSQL, Redis, a Celery worker and beat, two daphne processes.
 
-The fixtures make a fresh PostgreSQL database and use a Redis database of their own (flushed; one
-per pytest-xdist worker, counted up from ``CAISHEN_IT_REDIS_DB``), migrate, then start the
-``Procfile``'s processes as subprocesses (each in its own process group, stopped at the end) with
-the scaled environment: ``CAISHEN_TIMERS=celery``, ``CAISHEN_SETTLEMENT=celery``, the Redis
-channel layer and broker.  They wait on ``/healthz`` of
-both daphne processes, which is only green once the sweeper has run (beat and the worker are up).
+Every run keeps to itself: the fixtures make a fresh PostgreSQL database, start a ``redis-server``
+of their own on a free port (stopped at the end) and, where RabbitMQ is the broker, make a virtual
+host of their own (deleted at the end), so two runs on one machine never see each other's data,
+frames or tasks (test_isolation.py).  They migrate, then start the ``Procfile``'s processes as
+subprocesses (each in its own process group, stopped at the end) with the scaled environment:
+``CAISHEN_TIMERS=celery``, ``CAISHEN_SETTLEMENT=celery``, the Redis channel layer and broker.
+They wait on ``/healthz`` of both daphne processes, which is only green once the sweeper has run
+(beat and the worker are up).
 
-``topology`` is shared by the session.  ``private_topology`` is a module's own (a fresh database, a
-``redis-server`` of its own on a free port, RabbitMQ as the broker) for tests that kill processes
-or restart Redis (test_faults_processes.py); ``running_topology`` builds either.
+``topology`` is shared by the session (its Redis is the broker too).  ``private_topology`` is a
+module's own (a fresh database, the module's ``redis-server``, a RabbitMQ virtual host as the
+broker) for tests that kill processes or restart Redis (test_faults_processes.py);
+``running_topology`` builds either.
 
-A service that does not answer skips these tests, except under CI (``CI=true`` or
-``CAISHEN_REQUIRE_SERVICES=1``, which ``.ci/run`` sets after starting the services with
-scripts/services.sh), where it fails them.
+A service that does not answer fails these tests, saying how to start it (scripts/services.sh,
+which ``.ci/run`` runs first); they are skipped only when the runner asks for it with
+``CAISHEN_SKIP_SERVICES=1``.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -37,11 +42,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN_URL = os.environ.get("CAISHEN_IT_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-REDIS_BASE = os.environ.get("CAISHEN_IT_REDIS_URL", "redis://127.0.0.1:6379")
-REDIS_DB = int(os.environ.get("CAISHEN_IT_REDIS_DB", "9"))
-REDIS_DATABASES = 16  # redis-server's default `databases`
 START_TIMEOUT = 60.0
 REDIS_SERVER = os.environ.get("CAISHEN_IT_REDIS_SERVER", "/usr/bin/redis-server")
+# The broker's server; each topology on it gets a virtual host of its own (``private_vhost``).
+AMQP_URL = os.environ.get("CAISHEN_IT_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+RABBITMQCTL = os.environ.get("CAISHEN_IT_RABBITMQCTL", "") or shutil.which("rabbitmqctl") or "/usr/sbin/rabbitmqctl"
 
 
 def _answers(port: int) -> bool:
@@ -52,12 +57,17 @@ def _answers(port: int) -> bool:
         return False
 
 
+# Set to 1 by a runner that means to skip the integration tests (README.md, "Test it").
+SKIP_SERVICES = "CAISHEN_SKIP_SERVICES"
+
+
 def _unavailable(what: str) -> None:
+    """Fail, saying how to start the service; skip only when the runner asked for it: a run
+    without the services must not pass for one that tested against them."""
     message = f"{what} does not answer on 127.0.0.1 (scripts/services.sh starts it)"
-    required = (os.environ.get(name, "").lower() in ("1", "true", "yes") for name in ("CI", "CAISHEN_REQUIRE_SERVICES"))
-    if any(required):
-        pytest.fail(f"CI: {message}", pytrace=False)
-    pytest.skip(message)
+    if os.environ.get(SKIP_SERVICES, "") == "1":
+        pytest.skip(f"{SKIP_SERVICES}=1: {message}")
+    pytest.fail(f"{message}; or set {SKIP_SERVICES}=1 to skip the integration tests", pytrace=False)
 
 
 def free_port() -> int:
@@ -68,17 +78,45 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def services_up() -> None:
-    for name, port in (("PostgreSQL", 5432), ("Redis", 6379)):
-        if not _answers(port):
-            _unavailable(name)
+    """PostgreSQL answers, and Redis's server can be started here (each run starts its own;
+    the machine's Redis on 6379 is never used)."""
+    if not _answers(5432):
+        _unavailable("PostgreSQL")
+    if not Path(REDIS_SERVER).exists():
+        _unavailable(f"redis-server ({REDIS_SERVER}: apt-get install redis-server)")
 
 
 @pytest.fixture(scope="session")
 def rabbitmq_up() -> str:
-    """RabbitMQ, the other broker the scaled mode supports (CELERY_BROKER_URL=amqp://...)."""
+    """RabbitMQ, the other broker the scaled mode supports (CELERY_BROKER_URL=amqp://...), and
+    ``rabbitmqctl`` to make the run's virtual hosts with.  Yields the server's URL (its default
+    virtual host: for connection checks only; a topology's broker is ``private_vhost``'s)."""
     if not _answers(5672):
         _unavailable("RabbitMQ")
-    return os.environ.get("CAISHEN_IT_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+    if not Path(RABBITMQCTL).exists():
+        _unavailable(f"rabbitmqctl ({RABBITMQCTL})")
+    return AMQP_URL
+
+
+def rabbitmqctl(*args: str) -> None:
+    done = subprocess.run([RABBITMQCTL, "-q", *args], capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        raise AssertionError(f"rabbitmqctl {' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+
+
+@contextlib.contextmanager
+def private_vhost(server_url: str) -> Iterator[str]:
+    """A new RabbitMQ virtual host on ``server_url``'s server, open to its user; yields the
+    broker URL for it and deletes it (with its queues) afterwards.  Two runs' Celery workers on
+    one virtual host would take each other's tasks from the default queue."""
+    parts = urllib.parse.urlsplit(server_url)
+    name = f"caishen_it_{uuid.uuid4().hex[:10]}"
+    rabbitmqctl("add_vhost", name)
+    try:
+        rabbitmqctl("set_permissions", "-p", name, parts.username or "guest", ".*", ".*", ".*")
+        yield urllib.parse.urlunsplit(parts._replace(path="/" + name))
+    finally:
+        rabbitmqctl("delete_vhost", name)
 
 
 @contextlib.contextmanager
@@ -112,28 +150,12 @@ def own_pg_database(services_up: None) -> Iterator[str]:
         yield url
 
 
-def worker_number() -> int:
-    """n for pytest-xdist's worker ``gwn``; 0 in a run without workers."""
-    return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-
-
-def worker_redis_db() -> int:
-    """This worker's Redis database: ``CAISHEN_IT_REDIS_DB`` + its number, wrapping round within
-    the databases from there up (those below are left to other users of the shared Redis).  A
-    wrap could only collide if more workers than databases each ran the session's topology, but
-    its tests are one xdist group (tests/conftest.py), on one worker."""
-    return REDIS_DB + worker_number() % (REDIS_DATABASES - REDIS_DB)
-
-
 @pytest.fixture(scope="session")
-def redis_url(services_up: None) -> str:
-    import redis
-
-    url = f"{REDIS_BASE}/{worker_redis_db()}"
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    client.close()
-    return url
+def redis_url(services_up: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The session topology's Redis: a ``redis-server`` of this run's own, on a free port (its
+    pub/sub, which the channel layer uses, has no databases to keep runs apart)."""
+    with running_redis(tmp_path_factory.mktemp("redis") / "redis.log") as server:
+        yield server.url
 
 
 def procfile() -> dict[str, str]:
@@ -270,6 +292,7 @@ def scaled_env(
         # As the browser tests' server: the suite's own load slows the steps of this server's tables
         # without being players' (overload has its own tests); the queue sign stays on.
         "CAISHEN_OVERLOAD_STEP_MS": "0",
+        "CAISHEN_OVERLOAD_BUSY": "0",
         # The hands here run at ~20× a human pace (the delays above): a client answers a claim
         # window or a turn every few tens of milliseconds, past the human-pace socket limit
         # (20 messages/s), which would answer "slow down" and drop the command.
@@ -361,30 +384,29 @@ class RedisServer:
         self.proc = None
 
 
-@pytest.fixture(scope="module")
-def private_redis(services_up: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    """A Redis of this test module's own, on a free port, stopped at the module's end."""
-    if not Path(REDIS_SERVER).exists():
-        _unavailable(f"redis-server ({REDIS_SERVER})")
-    server = RedisServer(free_port(), tmp_path_factory.mktemp("redis") / "redis.log")
+@contextlib.contextmanager
+def running_redis(log: Path) -> Iterator[RedisServer]:
+    """A private ``redis-server`` on a free port until the block ends."""
+    server = RedisServer(free_port(), log)
     server.start()
     try:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def private_redis(services_up: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A Redis of this test module's own, on a free port, stopped at the module's end."""
+    with running_redis(tmp_path_factory.mktemp("redis") / "redis.log") as server:
+        yield server
 
 
 @pytest.fixture
 def spare_redis(services_up: None, tmp_path: Path) -> Iterator[RedisServer]:
     """One more private Redis, for one test."""
-    if not Path(REDIS_SERVER).exists():
-        _unavailable(f"redis-server ({REDIS_SERVER})")
-    server = RedisServer(free_port(), tmp_path / "spare-redis.log")
-    server.start()
-    try:
+    with running_redis(tmp_path / "spare-redis.log") as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -396,11 +418,13 @@ def private_topology(
     Module-scoped and isolated from ``topology`` (another database, another Redis): its tests
     may kill processes and restart Redis without touching the session's topology.  Redis carries
     the channel layer and the cache; the Celery broker is RabbitMQ, the other broker the scaled
-    mode supports, so that a Redis restart is a channel-layer and cache fault only.
+    mode supports (on a virtual host of its own), so that a Redis restart is a channel-layer and
+    cache fault only.
     """
     var = tmp_path_factory.mktemp("private")
     with (
         fresh_database() as database_url,
-        running_topology(database_url, private_redis.url, var, broker_url=rabbitmq_up) as topo,
+        private_vhost(rabbitmq_up) as broker_url,
+        running_topology(database_url, private_redis.url, var, broker_url=broker_url) as topo,
     ):
         yield topo

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from mahjong_platform.logging import JsonFormatter, KeyValueFormatter
+from mahjong_platform.logging import JsonFormatter, KeyValueFormatter, _scalar
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -167,6 +167,20 @@ def test_plain_logs_append_the_fields_as_key_value_pairs() -> None:
     text = KeyValueFormatter().format(record(seq=18, table=7, hand=42))
     assert text.endswith("caishen.table: hand step table=7 hand=42 seq=18")
     assert KeyValueFormatter().format(record()).endswith("hand step")
+
+
+def test_plain_lines_are_logging_s_own_time_and_json_values_whatever_the_value_and_the_moment() -> None:
+    """The plain formatter's quick ways (the time's seconds formatted once a second, ints as they
+    are) write what logging's own Formatter and json.dumps write."""
+    plain = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    values = [0, -7, 2**70, True, None, 1.5, float("inf"), '中文 "q" \\ \n', "", ["a", 1], {"k": 2}]
+    formatter = KeyValueFormatter()
+    for moment in (1_765_000_000.0, 1_765_000_000.999, 1_765_000_001.0005, 1_765_000_000.5):
+        for value in values:
+            entry = record(table=7, extra_field=value)
+            entry.created, entry.msecs = moment, (moment - int(moment)) * 1000
+            expected = f"{plain.format(entry)} table=7 extra_field={json.dumps(_scalar(value), ensure_ascii=False)}"
+            assert formatter.format(entry) == expected
 
 
 def test_a_service_logs_its_game_fields(caplog: pytest.LogCaptureFixture) -> None:

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
-from tests.integration.conftest import RedisServer, Topology, fresh_database, running_topology
+from tests.integration.conftest import RedisServer, Topology, fresh_database, private_vhost, running_topology
 from tests.integration.test_faults_processes import test_a_redis_restart_mid_match_loses_nothing  # noqa: F401
 from tests.integration.test_scaled_match import (  # noqa: F401
+    played_match,
     test_full_match_across_two_daphne_processes,
     test_healthz_reports_every_dependency,
 )
@@ -34,14 +35,15 @@ def private_topology(
     private_redis: RedisServer, rabbitmq_up: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Topology]:
     """As conftest's ``private_topology`` (fresh database, this module's Redis, RabbitMQ as the
-    broker), on the core layer, every timer in Celery."""
+    broker, on a virtual host of its own), on the core layer, every timer in Celery."""
     with (
         fresh_database() as database_url,
+        private_vhost(rabbitmq_up) as broker_url,
         running_topology(
             database_url,
             private_redis.url,
             tmp_path_factory.mktemp("core"),
-            broker_url=rabbitmq_up,
+            broker_url=broker_url,
             CAISHEN_CHANNEL_LAYER="core",
             CAISHEN_LOCAL_TIMERS_UPTO="0",
             DJANGO_DB_SERVER_SIDE_BINDING="1",

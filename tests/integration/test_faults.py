@@ -48,7 +48,7 @@ import json
 from django.contrib.auth import get_user_model
 from games import services
 owner = get_user_model().objects.create_user("{name}", password="pw-it-123456")
-table = services.create_table(owner, "zhejiang_caishen", {{}}, stake=1, hands_total=1)
+table = services.create_table(owner, "zhejiang_caishen", {{}}, stake=1, hands_total={hands})
 services.add_bots(table.pk, owner)
 print("RESULT " + json.dumps(table.pk))
 """
@@ -61,7 +61,7 @@ table = Table.objects.get(pk={table})
 hand = table.hands.order_by("number").last()
 steps = list(HandAction.objects.filter(hand=hand).values_list("seq", "index")) if hand else []
 print("RESULT " + json.dumps({{
-    "status": table.status, "hand": hand and hand.pk, "seq": hand and hand.seq,
+    "status": table.status, "hand": hand and hand.pk, "seq": hand and hand.seq, "hand_status": hand and hand.status,
     "settled": bool(hand and hand.settled), "steps": len(steps), "distinct_steps": len(set(steps)),
     "ledger": LedgerEntry.objects.filter(reference=f"hand:{{hand and hand.pk}}").count(),
 }}))
@@ -121,7 +121,7 @@ def test_the_same_command_sent_twice_at_once_applies_once(topology: Any) -> None
 
 
 def test_a_killed_worker_leaves_deadlines_to_the_sweeper(topology: Any) -> None:
-    table = topology.manage(ALL_BOTS.format(name="it_bots_owner"))
+    table = topology.manage(ALL_BOTS.format(name="it_bots_owner", hands=4))
     state = lambda: topology.manage(HAND_STATE.format(table=table))  # noqa: E731
     first = _wait(lambda: (s := state())["hand"] and s["seq"] > 2 and s, 30, "the bots to play")
     worker = topology.processes["worker"]
@@ -129,9 +129,14 @@ def test_a_killed_worker_leaves_deadlines_to_the_sweeper(topology: Any) -> None:
     worker.stop()
     try:
         stalled = state()
+        # The match still playing when the worker went (four hands of bots at 50 ms a step: one
+        # hand was over before a loaded machine's next look), else "nothing moves" below would
+        # hold vacuously; between two hands the next deal is a deadline the worker owes too.
+        assert stalled["status"] == "playing", stalled
         time.sleep(1.5)  # deadlines (50 ms apart) pass with no worker: nothing may move
-        assert state()["seq"] == stalled["seq"]
-        assert stalled["seq"] >= first["seq"]
+        after = state()
+        assert (after["hand"], after["seq"]) == (stalled["hand"], stalled["seq"])
+        assert (stalled["hand"], stalled["seq"]) >= (first["hand"], first["seq"])
     finally:
         worker.start()
     final = _wait(lambda: (s := state())["status"] == "finished" and s["settled"] and s, 60, "the match to end")
@@ -141,26 +146,31 @@ def test_a_killed_worker_leaves_deadlines_to_the_sweeper(topology: Any) -> None:
 
 
 def test_settling_settled_hands_again_changes_nothing(topology: Any) -> None:
-    table = topology.manage(ALL_BOTS.format(name="it_settle_owner"))
+    table = topology.manage(ALL_BOTS.format(name="it_settle_owner", hands=1))
     _wait(
         lambda: (s := topology.manage(HAND_STATE.format(table=table)))["status"] == "finished" and s["settled"],
         60,
         "a settled hand",
     )
-    before = topology.manage(
-        "import json; from accounts.models import LedgerEntry as L; "
-        "print('RESULT ' + json.dumps([L.objects.count(), sorted(L.objects.values_list('amount', flat=True))]))"
+    # The hands settled by now, and their ledger rows: other tests' tables in this topology may
+    # still be playing and booking theirs meanwhile.
+    ids = topology.manage(
+        "import json; from games.models import Hand; "
+        "print('RESULT ' + json.dumps(sorted(Hand.objects.filter(settled=True).values_list('pk', flat=True))))"
     )
+    ledger = (
+        "import json; from accounts.models import LedgerEntry as L; "
+        f"refs = [f'hand:{{i}}' for i in {ids!r}]; rows = L.objects.filter(reference__in=refs); "
+        "print('RESULT ' + json.dumps([rows.count(), sorted(rows.values_list('amount', flat=True))]))"
+    )
+    before = topology.manage(ledger)
     again = topology.manage(
         "import json; from games import services; from games.tasks import settle_task; "
-        "from games.models import Hand; ids = list(Hand.objects.filter(settled=True).values_list('pk', flat=True)); "
+        f"ids = {ids!r}; "
         "runs = [services.settle_finished_hand(i) for i in ids] + [settle_task.apply(args=(i,)).get() for i in ids]; "
         "print('RESULT ' + json.dumps([len(ids), any(runs)]))"
     )
-    after = topology.manage(
-        "import json; from accounts.models import LedgerEntry as L; "
-        "print('RESULT ' + json.dumps([L.objects.count(), sorted(L.objects.values_list('amount', flat=True))]))"
-    )
+    after = topology.manage(ledger)
     assert again[0] > 0
     assert again[1] is False
     assert after == before

@@ -6,10 +6,13 @@ and the worker: test_faults.py).
   nothing is half-applied; once the fault is gone the same command applies;
 * a daphne process SIGKILLed mid-hand: its players reconnect to the other process, resync with no
   gap, the hand ends and settles with every step applied once; the process comes back healthy;
+* a daphne process, and the Celery worker, SIGKILLed inside a step (its rows written, its
+  transaction open: the hold hook CAISHEN_TEST_HOLD_STEP, games/services/step_hold.py): the hand
+  is at the step before or after, never between, and goes on;
 * Redis (channel layer, cache and Celery broker) restarted mid-match: players resync, the match
   ends, each step applied once, settled once, and every process survives.
 
-All three run on ``private_topology`` (conftest.py): a fresh database and a Redis server of this
+All run on ``private_topology`` (conftest.py): a fresh database and a Redis server of this
 module's own, so killing processes and restarting Redis touch nothing else on the machine.
 """
 
@@ -131,6 +134,9 @@ class Player:
     last_seen: dict[int, int] = field(default_factory=dict)  # hand -> highest seq seen
     gaps: list[tuple[int, int, int]] = field(default_factory=list)  # (hand, last seen, update's seq)
     sent: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)  # (hand, seq, action)
+    # (hand, seq) of commands still unanswered (no later seq, no refusal) when their connection
+    # dropped: such a command may never have reached the server.
+    lost_in_flight: set[tuple[int, int]] = field(default_factory=set)
     refused: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     done: bool = False
@@ -170,6 +176,7 @@ async def play(p: Player, topology: Any, table: int, deadline: float) -> None:
         # A command sent on the lost connection may never have arrived: decide again on what the
         # new connection shows (had it been applied, the hand moved on; a repeat is refused as stale).
         acted_on.clear()
+        unanswered: set[tuple[int, int]] = set()
         beat = asyncio.create_task(_heartbeat(p)) if p.heartbeat else None
         first = True
         try:
@@ -183,6 +190,7 @@ async def play(p: Player, topology: Any, table: int, deadline: float) -> None:
                 kind = frame.get("type")
                 if kind == "refused":
                     p.refused.append(frame)
+                    unanswered = {(h, s) for h, s in unanswered if s != frame.get("seq")}
                     if "try again" in frame.get("reason", ""):  # a server error: nothing was applied
                         acted_on = {(h, s) for h, s in acted_on if s != frame.get("seq")}
                         await asyncio.sleep(0.2)
@@ -202,6 +210,7 @@ async def play(p: Player, topology: Any, table: int, deadline: float) -> None:
                     # good by the snapshot that shows the match over as well as by a resync.
                     previous = p.last_seen.get(hand["id"])
                     p.last_seen[hand["id"]] = max(hand["seq"], previous or 0)
+                    unanswered = {(h, s) for h, s in unanswered if h != hand["id"] or s >= hand["seq"]}
                 if match_over(frame):
                     p.done = True
                     return
@@ -226,9 +235,11 @@ async def play(p: Player, topology: Any, table: int, deadline: float) -> None:
                     legal = [a for a in legal if a.get("do") != "win"] or legal
                 action = choose(legal)
                 p.sent.append((hand_id, seq, action))
+                unanswered.add((hand_id, seq))
                 await p.ws.send(json.dumps({"type": "act", "hand": hand_id, "seq": seq, "action": action}))
         except websockets.exceptions.ConnectionClosed:
             p.drops.append((p.web, time.monotonic()))
+            p.lost_in_flight |= unanswered
             p.web = other[p.web]
         finally:
             if beat is not None:
@@ -295,16 +306,24 @@ def assert_each_step_once(hand: dict[str, Any], players: list[Player]) -> None:
     assert steps <= action_seqs <= steps | {1}, "a step is missing from (or beyond) the action log"
     assert hand["verify"] and hand["verify"]["ok"], hand["verify"]  # replaying every action gives every event
     assert hand["verify"]["actions"] == len(hand["actions"])
-    first = {(seq, index): action for seq, index, action in hand["actions"]}
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    for seq, _index, action in sorted(hand["actions"], key=lambda a: (a[0], a[1])):
+        by_step.setdefault(seq, []).append(action)
     for p in players:
         refused = {f.get("seq") for f in p.refused}
+        wind = hand["winds"][str(p.chair)]
         for hand_id, seq, action in p.sent:
             if hand_id != hand["id"] or seq in refused:
                 continue
-            # A command on seq s that was not refused is the first action of step s + 1: not lost.
-            stored = first.get((seq + 1, 0))
-            assert stored is not None and stored["seat"] == hand["winds"][str(p.chair)], (p.name, seq, action, stored)
-            assert stored["do"] == action["do"] and stored.get("tile") == action.get("tile"), (p.name, seq, stored)
+            # A command on seq s that was not refused is an action of step s + 1: not lost.  The
+            # step's first, except where a protected claim window kept the answers of two people
+            # and applied them together when the last came in (in seat order: games.services.play).
+            step = by_step.get(seq + 1, [])
+            mine = [a for a in step if a["seat"] == wind]
+            same = [a for a in mine if a["do"] == action["do"] and a.get("tile") == action.get("tile")]
+            if not same and (hand_id, seq) in p.lost_in_flight:
+                continue  # sent into a connection that died before any answer: it may never have arrived
+            assert same, (p.name, seq, action, step)
 
 
 def assert_settled_once(result: dict[str, Any], players: list[Player]) -> None:
@@ -427,6 +446,13 @@ def test_a_database_error_inside_a_command_leaves_nothing_half_applied(private_t
     assert [a for s, i, a in hand["actions"] if s == hand["seq"]][0] == {"seat": "S", "do": "win"}
 
 
+def print_last_frames(players: list[Any]) -> None:
+    """What each client saw last, sent and had refused, for whoever reads a failure."""
+    for p in players:
+        tail = [(f.get("type"), (f.get("hand") or {}).get("seq"), f.get("reason")) for f in p.frames[-6:]]
+        print(f"{p.name} on {p.web}: last frames {tail}; sent {p.sent[-3:]}; refused {p.refused[-3:]}")
+
+
 def test_a_killed_daphne_process_loses_nothing(private_topology: Any) -> None:
     topo = private_topology
     people = {"kill_alice": 0, "kill_carol": 1, "kill_bob": 2}
@@ -453,7 +479,8 @@ def test_a_killed_daphne_process_loses_nothing(private_topology: Any) -> None:
             await until(lambda: alice.held_at, 30, "alice's turn mid-hand")
             hand_id, held_seq = alice.held_at  # type: ignore[misc]
             await asyncio.sleep(0.3)
-            seen["db_before"] = sql(topo, "SELECT seq FROM games_hand WHERE id = %s", hand_id)[0][0]
+            status, seen["db_before"] = sql(topo, "SELECT status, seq FROM games_hand WHERE id = %s", hand_id)[0]
+            assert status == "playing"  # the kill strikes a hand in play
             web1.signal(signal.SIGKILL)
             web1.proc.wait(10)
             # Both web1 players notice the drop and come back through web2 with a snapshot.
@@ -471,9 +498,7 @@ def test_a_killed_daphne_process_loses_nothing(private_topology: Any) -> None:
     try:
         asyncio.run(run())
     except BaseException:
-        for p in players:  # what each client saw last, for whoever reads a failure
-            tail = [(f.get("type"), (f.get("hand") or {}).get("seq"), f.get("reason")) for f in p.frames[-6:]]
-            print(f"{p.name} on {p.web}: last frames {tail}; sent {p.sent[-3:]}; refused {p.refused[-3:]}")
+        print_last_frames(players)
         raise
     finally:
         if web1.proc is None or web1.proc.poll() is not None:
@@ -503,6 +528,159 @@ def test_a_killed_daphne_process_loses_nothing(private_topology: Any) -> None:
     # The killed process comes back and reports healthy.
     topo.wait_healthy(("web1", "web2"), timeout=30)
     assert all(code is None for code in alive(topo).values()), alive(topo)
+
+
+@contextlib.contextmanager
+def holding_steps(process: Any, topology: Any, folder: Path) -> Any:
+    """``process`` restarted with the step hold on (CAISHEN_TEST_HOLD_STEP=``folder``:
+    games/services/step_hold.py), and restarted without it afterwards."""
+    plain = process.env
+    folder.mkdir(parents=True, exist_ok=True)
+    process.stop()
+    process.env = {**plain, "CAISHEN_TEST_HOLD_STEP": str(folder)}
+    process.start()
+    try:
+        topology.wait_healthy()
+        yield folder
+    finally:
+        process.stop()
+        process.env = plain
+        process.start()
+        topology.wait_healthy()
+
+
+def hand_row_and_log(topology: Any, hand_id: int) -> tuple[str, int, int]:
+    """The hand's status and seq as committed, and the last step in its action log."""
+    status, seq = sql(topology, "SELECT status, seq FROM games_hand WHERE id = %s", hand_id)[0]
+    logged = sql(topology, "SELECT coalesce(max(seq), 0) FROM games_handaction WHERE hand_id = %s", hand_id)[0][0]
+    return status, seq, logged
+
+
+def test_a_daphne_process_killed_mid_step_leaves_the_step_before_or_after(
+    private_topology: Any, tmp_path: Path
+) -> None:
+    """A person's command is held inside its step on web1 (the step's rows written, its
+    transaction open: the hold hook), and web1 is SIGKILLed there.  The hand is then at the step
+    before or the step after — its row and its action log agree — never between; the players
+    reconnect through web2 at exactly that step, and the hand goes on to its end, every step
+    applied once."""
+    topo = private_topology
+    web1 = topo.processes["web1"]
+    with holding_steps(web1, topo, tmp_path / "hold") as hold:
+        people = {"mid_alice": 0, "mid_carol": 1, "mid_bob": 2}
+        setup = setup_table(topo, people)
+        table = setup["table"]
+        alice = Player("mid_alice", 0, "web1", setup["cookies"]["mid_alice"], heartbeat=3.0, hold_from_seq=8)
+        carol = Player("mid_carol", 1, "web1", setup["cookies"]["mid_carol"], heartbeat=3.0)
+        bob = Player("mid_bob", 2, "web2", setup["cookies"]["mid_bob"], heartbeat=3.0)
+        players = [alice, carol, bob]
+        for p in players:  # the hand must last until alice holds her turn
+            p.no_win_yet = lambda: alice.held_at is None
+        seen: dict[str, Any] = {}
+
+        async def run() -> None:
+            deadline = time.monotonic() + HAND_TIMEOUT
+            tasks = [asyncio.create_task(play(p, topo, table, deadline)) for p in players]
+            try:
+                # Mid-hand, alice (web1) sits on her turn: nothing moves until she discards.
+                await until(lambda: alice.held_at, 30, "alice's turn mid-hand")
+                hand_id, held_seq = alice.held_at  # type: ignore[misc]
+                # Arm the hold, and let her discard: her command's step is the next web1 saves.
+                (hold / "arm").touch()
+                sent = len(alice.sent)
+                alice.holding = False
+                await alice.ws.send(json.dumps({"type": "resync"}))
+                await until(lambda: (hold / "held").exists(), 20, "the step held open on web1")
+                seen["held"] = json.loads((hold / "held").read_text())
+                seen["lost"] = alice.sent[sent]
+                # The hand is in play, the held step's rows written but not committed.
+                seen["before_kill"] = hand_row_and_log(topo, hand_id)
+                web1.signal(signal.SIGKILL)
+                web1.proc.wait(10)
+                seen["after_kill"] = hand_row_and_log(topo, hand_id)
+                await until(lambda: alice.connections == 2 and carol.connections == 2, 20, "the reconnects")
+                await until(lambda: len(alice.first_frames) == 2 and len(carol.first_frames) == 2, 10, "snapshots")
+                seen["hand"] = (hand_id, held_seq)
+                await asyncio.gather(*tasks)
+            finally:
+                for t in tasks:
+                    t.cancel()
+
+        try:
+            asyncio.run(run())
+        except BaseException:
+            print_last_frames(players)
+            raise
+
+    hand_id, held_seq = seen["hand"]
+    assert seen["held"]["hand"] == hand_id and seen["held"]["seq"] == held_seq + 1  # her step, held
+    assert seen["held"]["pid"] != os.getpid()
+    assert seen["before_kill"] == ("playing", held_seq, held_seq)  # in play; the held step not committed
+    status, seq, logged = seen["after_kill"]
+    assert status == "playing" and seq in (held_seq, held_seq + 1), seen["after_kill"]
+    assert logged == seq, f"between steps: the hand's row is at {seq}, its action log at {logged}"
+    # Her command went down with the process (nothing of it committed): she decided again on
+    # the snapshot web2 sent her, which the checks below hold to the log.
+    assert seen["lost"][:2] == (hand_id, held_seq)
+    alice.sent.remove(seen["lost"])
+    for p in (alice, carol):
+        assert [web for web, _ in p.drops] == ["web1"], p.drops
+        again = p.first_frames[1]
+        assert again["_web"] == "web2" and again["type"] == "snapshot"
+        assert again["hand"]["id"] == hand_id and again["hand"]["seq"] == seq, (p.name, again["hand"]["seq"])
+        after = [f for f in p.frames[again["_index"] + 1 :] if f.get("type") == "update"]
+        assert after and after[0]["seq"] == seq + 1, (p.name, [f["seq"] for f in after[:3]])
+    result = wait_for(lambda: (o := outcome(topo, table)) and o["hands"][0]["settled"] and o, 30, "settlement")
+    (hand,) = result["hands"]
+    for p in players:
+        assert p.done and len(p.gaps) <= 2, (p.name, p.gaps)
+        assert p.last_seen[hand["id"]] == hand["seq"], (p.name, p.last_seen, hand["seq"])
+        assert not p.errors, p.errors
+    assert_each_step_once(hand, players)
+    assert_settled_once(result, players)
+
+
+BOTS_ONLY = """
+import json
+from django.contrib.auth import get_user_model
+from games import services
+owner = get_user_model().objects.create_user("{name}", password="pw-it-123456")
+table = services.create_table(owner, "zhejiang_caishen", {{}}, stake=1, hands_total=1)
+services.add_bots(table.pk, owner)
+print("RESULT " + json.dumps(table.pk))
+"""
+
+
+def test_a_worker_killed_mid_step_leaves_the_step_before_or_after(private_topology: Any, tmp_path: Path) -> None:
+    """The scaled mode's Celery worker plays the bots' turns: one is held inside its step (rows
+    written, transaction open) and the worker's processes are SIGKILLed there.  The hand is at
+    the step before or the step after, never between; a worker started again (the sweeper
+    re-fires the lost wake-up) plays it to its end, every step applied once."""
+    topo = private_topology
+    worker = topo.processes["worker"]
+    seen: dict[str, Any] = {}
+    with holding_steps(worker, topo, tmp_path / "hold") as hold:
+        table = topo.manage(BOTS_ONLY.format(name="mid_worker_owner"))
+        # A few steps in (each step after the deal logs an action), hold the worker's next.
+        playing = "SELECT h.seq FROM games_hand h WHERE h.table_id = %s AND h.status = 'playing'"
+        wait_for(lambda: (rows := sql(topo, playing, table)) and rows[0][0] >= 3, 30, "the bots to play")
+        (hold / "arm").touch()
+        wait_for(lambda: (hold / "held").exists(), 30, "a bot's step held open in the worker")
+        held = json.loads((hold / "held").read_text())
+        assert held["table"] == table
+        seen["before_kill"] = hand_row_and_log(topo, held["hand"])
+        worker.signal(signal.SIGKILL)  # the whole group: the pool's child holds the step
+        worker.stop()
+        seen["after_kill"] = hand_row_and_log(topo, held["hand"])
+    # (the worker runs again, without the hold)
+    assert seen["before_kill"] == ("playing", held["seq"] - 1, held["seq"] - 1)  # in play, the step not committed
+    status, seq, logged = seen["after_kill"]
+    assert status == "playing" and seq in (held["seq"] - 1, held["seq"]), seen["after_kill"]
+    assert logged == seq, f"between steps: the hand's row is at {seq}, its action log at {logged}"
+    result = wait_for(lambda: (o := outcome(topo, table)) and o["hands"][0]["settled"] and o, 60, "the hand's end")
+    (hand,) = result["hands"]
+    assert hand["status"] == "finished" and hand["seq"] > seq
+    assert_each_step_once(hand, [])
 
 
 # Celery's broker here is RabbitMQ (private_topology), not the Redis that restarts: the restart

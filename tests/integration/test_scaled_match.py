@@ -158,8 +158,19 @@ def wait_for(predicate: Any, timeout: float, what: str) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def test_full_match_across_two_daphne_processes(topology: Any) -> None:
-    started = time.monotonic()
+@dataclass
+class PlayedMatch:
+    table: int
+    outcome: dict[str, Any]
+    alice: Human
+    bob: Human
+
+
+@pytest.fixture(scope="module")
+def played_match(topology: Any) -> PlayedMatch:
+    """One full match on the module's topology, played once for the tests that ask for it: the
+    match test checks its outcome, the log test reads what it logged, and neither depends on
+    the other having run first."""
     setup = topology.manage(SETUP.format(hands=HANDS))
     table = setup["table"]
     alice = Human("it_alice", "web1", chair=0)
@@ -191,6 +202,11 @@ def test_full_match_across_two_daphne_processes(topology: Any) -> None:
         30,
         "settlement",
     )
+    return PlayedMatch(table, outcome, alice, bob)
+
+
+def test_full_match_across_two_daphne_processes(topology: Any, played_match: PlayedMatch) -> None:
+    outcome, alice, bob = played_match.outcome, played_match.alice, played_match.bob
     assert outcome["status"] == "finished"
     assert len(outcome["hands"]) == HANDS
     for hand in outcome["hands"]:
@@ -210,7 +226,6 @@ def test_full_match_across_two_daphne_processes(topology: Any) -> None:
     assert "games.wake" in worker_log and "games.settle" in worker_log
     # Frames crossed processes without loss (a gap would be healed by resync, but should not happen).
     assert alice.gaps + bob.gaps <= 2
-    assert time.monotonic() - started < 120
 
 
 def test_healthz_reports_every_dependency(topology: Any) -> None:
@@ -227,13 +242,14 @@ def test_healthz_reports_every_dependency(topology: Any) -> None:
         assert body["details"]["sweeper"]["age_seconds"] < 10
 
 
-def test_logs_are_structured_and_carry_the_game(topology: Any) -> None:
+def test_logs_are_structured_and_carry_the_game(topology: Any, played_match: PlayedMatch) -> None:
     lines = []
     for name in ("web1", "web2", "worker"):
         for line in topology.processes[name].log.read_text(errors="replace").splitlines():
             if line.startswith("{"):
                 lines.append(json.loads(line))
     steps = [line for line in lines if line.get("message") == "hand step"]
+    assert played_match.table in {line.get("table") for line in steps}, "the played match's steps were not logged"
     assert steps, "no hand step was logged"
     assert all({"table", "hand", "seq", "process"} <= set(line) for line in steps)
     assert {line["process"] for line in steps} >= {"worker"}

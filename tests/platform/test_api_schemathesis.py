@@ -37,7 +37,12 @@ from games.engine.variants import all_variants
 from games.models import Hand
 from tournaments import services as tournament_services
 
-pytestmark = pytest.mark.django_db
+# CAISHEN_FUZZ_COMMITS=1 (tests/integration/test_api_fuzz_postgres.py, on PostgreSQL): every
+# request's transaction commits, as in a deployment, so what runs on commit (frames, timers, the
+# cache) runs too; the tables are emptied between tests.  Otherwise each test is one transaction,
+# rolled back at its end.
+COMMITS = os.environ.get("CAISHEN_FUZZ_COMMITS", "") == "1"
+pytestmark = pytest.mark.django_db(transaction=COMMITS)
 
 # The budget: generated cases per operation and generation mode (valid, invalid), on top of the
 # coverage cases; stateful scenarios and their length.  To dig deeper locally (not in CI):
@@ -190,3 +195,14 @@ def test_stateful_links_conform_to_the_schema(api_schema: Any) -> None:
             suppress_health_check=list(HealthCheck),
         )
     )
+
+
+def test_a_committing_run_is_on_postgresql_and_commits() -> None:
+    """CAISHEN_FUZZ_COMMITS=1 is meant for PostgreSQL, each request in a transaction of its own."""
+    from django.db import connection
+
+    if COMMITS:
+        assert connection.vendor == "postgresql"
+        assert not connection.in_atomic_block  # nothing wraps the test: each request commits
+    else:
+        assert connection.in_atomic_block  # the test's own transaction, rolled back at its end

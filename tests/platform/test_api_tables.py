@@ -302,6 +302,33 @@ def test_only_the_owner_fills_seats_with_bots(users: list[Any]) -> None:
     assert all(s["ready"] for s in body["seats"][1:])
 
 
+def test_the_owner_chooses_the_bots_level_and_the_seats_show_it(users: list[Any]) -> None:
+    table = create(users[0])
+    api(users[0]).post(f"/api/tables/{table['id']}/sit/")
+
+    wrong = api(users[0]).post(f"/api/tables/{table['id']}/bots/", {"level": "expert"}, format="json")
+    assert wrong.status_code == 400
+    assert not Seat.objects.filter(table_id=table["id"], is_bot=True).exists()
+
+    added = api(users[0]).post(f"/api/tables/{table['id']}/bots/", {"level": "easy"}, format="json")
+
+    assert added.status_code == 200
+    seats = added.json()["seats"]
+    assert [s["bot_level"] for s in seats] == [None, "easy", "easy", "easy"]
+    assert set(Seat.objects.filter(table_id=table["id"], is_bot=True).values_list("bot_level", flat=True)) == {
+        Seat.EASY
+    }
+
+
+def test_bots_are_strong_unless_asked_otherwise(users: list[Any]) -> None:
+    table = create(users[0])
+    api(users[0]).post(f"/api/tables/{table['id']}/sit/")
+
+    seats = api(users[0]).post(f"/api/tables/{table['id']}/bots/").json()["seats"]
+
+    assert [s["bot_level"] for s in seats] == [None, "strong", "strong", "strong"]
+
+
 def test_ready_needs_a_seat_and_can_be_taken_back(users: list[Any]) -> None:
     table = create(users[0])
     c = api(users[1])

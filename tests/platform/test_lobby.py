@@ -285,6 +285,27 @@ def test_sit_ready_and_bots_through_the_page_forms_start_the_match(users: list[A
     assert Hand.objects.filter(table=table).exists()
 
 
+def test_the_page_form_fills_with_bots_of_the_chosen_level(users: list[Any]) -> None:
+    table = services.create_table(users[0], VARIANT)
+    owner = signed_in(users[0])
+    owner.post(reverse("games:sit", args=[table.pk]), {"position": "0"})
+
+    owner.post(reverse("games:bots", args=[table.pk]), {"level": "easy"})
+
+    assert list(Seat.objects.filter(table=table, is_bot=True).values_list("bot_level", flat=True)) == ["easy"] * 3
+
+
+def test_an_unknown_bot_level_is_refused(users: list[Any]) -> None:
+    table = services.create_table(users[0], VARIANT)
+    services.sit(table.pk, users[0])
+
+    with pytest.raises(services.Refused) as refused:
+        services.add_bots(table.pk, users[0], "expert")
+
+    assert refused.value.code == "bot_level"
+    assert not Seat.objects.filter(table=table, is_bot=True).exists()
+
+
 def test_a_refused_seat_action_is_flashed_on_the_table_page(users: list[Any]) -> None:
     table = services.create_table(users[0], VARIANT)
     stranger = signed_in(users[1])

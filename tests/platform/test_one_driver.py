@@ -35,10 +35,11 @@ def live_settings(settings: Any) -> None:
 
 
 def bots_only_match(variant: str, seed: str) -> Hand:
-    """A table of four house bots whose first hand is the seeded deal ``seed``."""
+    """A table of four easy house bots (the greedy bot, as the simulator's below) whose first
+    hand is the seeded deal ``seed``."""
     owner = get_user_model().objects.create_user(f"owner-{seed[:8]}", password="pw-123456")
     table = services.create_table(owner, variant, {}, hands_total=1)
-    Seat.objects.filter(table=table).update(is_bot=True, ready=True)
+    Seat.objects.filter(table=table).update(is_bot=True, ready=True, bot_level=Seat.EASY)
     services.start_match(Table.objects.get(pk=table.pk), first_hand=new_hand(variant, seed=seed))
     return Hand.objects.get(table=table)
 

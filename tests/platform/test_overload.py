@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from concurrent.futures import Future
 from typing import Any
 from unittest.mock import patch
@@ -61,7 +60,8 @@ TICK = 0.01  # the simulated table steps' clock resolution (s); the probe reads 
 def monitor(**kw: Any) -> tuple[SaturationMonitor, FakeClock]:
     """A monitor with its own table steps, on a fake clock the test drives (``play``, ``idle``)."""
     clock = FakeClock()
-    settings = {"step_ms": 75.0, "depth": 100.0, "window_s": 2.0, "probe_s": 0.1} | kw
+    # No onset unless a test asks for one: these tests are about the signs themselves.
+    settings = {"step_ms": 75.0, "depth": 100.0, "window_s": 2.0, "probe_s": 0.1, "onset_s": 0.0} | kw
     m = SaturationMonitor(
         Thresholds(**settings), clock=clock, depth=lambda: 0, cpu=FakeCpu(clock), steps=TableSteps(clock)
     )
@@ -155,6 +155,31 @@ def test_a_deep_queue_of_table_steps_alone_turns_it_on() -> None:
         m.steps.end(token)
 
 
+def test_a_sign_must_hold_for_the_onset_before_anything_is_refused() -> None:
+    """A queue deep for one probe, then gone (a sign hovering at its threshold): nothing refused.
+    Deep for the whole onset: refused from then on; back under: admitted at the next probe."""
+    m, clock = monitor(onset_s=0.5, step_ms=0)  # the queue alone: its steps end when told
+    blip = [m.steps.begin() for _ in range(150)]
+    m.observe(0.0)
+    assert not m.overloaded  # over, but not yet for the onset
+    for token in blip:
+        m.steps.end(token)
+    clock.now += 0.1
+    m.observe(0.0)
+    assert not m.overloaded and m._over_since is None  # the blip is forgotten
+    held = [m.steps.begin() for _ in range(150)]
+    readings = []
+    for _ in range(7):
+        m.observe(0.0)
+        readings.append(m.overloaded)
+        clock.now += 0.1
+    assert readings == [False] * 5 + [True] * 2  # on at 0.5 s, not before
+    for token in held:
+        m.steps.end(token)
+    m.observe(0.0)
+    assert not m.overloaded
+
+
 def test_recovery_is_prompt_once_the_steps_are_fast_again() -> None:
     """No memory past the window: the first reading whose steps are back under the threshold
     admits again — well within a refusal's Retry-After."""
@@ -179,7 +204,7 @@ def test_a_probe_that_stopped_measuring_refuses_nothing() -> None:
     """Overloaded as last measured, but its loop has closed (or it has been silent for a
     minute): the state is not the process's any more and nothing is refused."""
     steps = TableSteps()
-    m = SaturationMonitor(Thresholds(step_ms=100, depth=0, window_s=0.5, probe_s=0.01), steps=steps)
+    m = SaturationMonitor(Thresholds(step_ms=100, depth=0, window_s=0.5, probe_s=0.01, onset_s=0), steps=steps)
     loop = asyncio.new_event_loop()
     try:
         m.bind(loop)
@@ -202,9 +227,10 @@ def test_thresholds_come_from_the_environment() -> None:
         "CAISHEN_OVERLOAD_RETRY_AFTER": "12",
         "CAISHEN_OVERLOAD_WINDOW": "3",
         "CAISHEN_OVERLOAD_PROBE_MS": "50",
+        "CAISHEN_OVERLOAD_ONSET_MS": "250",
     }
     t = Thresholds.from_config(CaishenConfig.from_environment(env))
-    assert (t.step_ms, t.depth, t.retry_after_s, t.window_s, t.probe_s) == (120, 0, 12, 3, 0.05)
+    assert (t.step_ms, t.depth, t.retry_after_s, t.window_s, t.probe_s, t.onset_s) == (120, 0, 12, 3, 0.05, 0.25)
     assert Thresholds.from_config(CaishenConfig.from_environment({})) == Thresholds()  # the same defaults
     # Out of range is the nearest bound, as the monitor always took it.
     clamped = Thresholds.from_config(
@@ -216,7 +242,7 @@ def test_thresholds_come_from_the_environment() -> None:
 
 
 def test_switched_off_it_measures_nothing() -> None:
-    m, clock = monitor(step_ms=0, depth=0)
+    m, clock = monitor(step_ms=0, depth=0, busy=0)
     play(m, clock, latency_ms=5000, seconds=10, per_tick=5)
     assert not m.overloaded
     loop = asyncio.new_event_loop()
@@ -230,22 +256,36 @@ def test_switched_off_it_measures_nothing() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_probe_times_real_table_steps_on_the_database_thread() -> None:
     """The real probe on a real loop, the steps run through ``table_step`` on the database
-    thread: quick steps pass; steps that wait 300 ms turn it on; the tables stop, it clears."""
-    steps = TableSteps()
-    m = SaturationMonitor(Thresholds(step_ms=100, depth=0, window_s=0.5, probe_s=0.02), steps=steps)
+    thread: quick steps pass; steps that take 300 ms turn it on; the tables stop, it clears.
+    The steps' durations are on a clock the steps themselves move (a step "takes" what it adds
+    to it), so a busy machine's own slowness is not in the figures."""
+    clock = FakeClock()
+    steps = TableSteps(clock)
+    m = SaturationMonitor(
+        Thresholds(step_ms=100, depth=0, window_s=0.5, probe_s=0.02, onset_s=0), clock=clock, steps=steps
+    )
+
+    def work(seconds: float) -> None:
+        clock.now += seconds
+
+    async def probed() -> None:
+        """Until the probe has read the steps so far: its next sleep ends before one twice as
+        long that starts now (one loop, timers in order)."""
+        await asyncio.sleep(2 * m.thresholds.probe_s)
 
     async def scenario() -> None:
         m.bind(asyncio.get_running_loop())
         for _ in range(10):
-            await table_step(time.sleep)(0.01)
-        await asyncio.sleep(0.05)
-        assert m.running and not m.overloaded and 5 < m.step_ms < 100
+            await table_step(work)(0.01)
+        await probed()
+        assert m.running and not m.overloaded and m.step_ms == pytest.approx(10)
         for _ in range(3):
-            await table_step(time.sleep)(0.3)
-        await asyncio.sleep(0.05)
-        assert m.overloaded and m.step_ms > 100
-        # No table step any more: nothing to protect.
-        await wait_until_async(lambda: not m.overloaded and not m.running, timeout=10)
+            await table_step(work)(0.3)
+        await probed()
+        assert m.overloaded and m.step_ms == pytest.approx(300)  # the last two within the window
+        # No table step any more: a window later there is nothing to protect.
+        work(m.thresholds.window_s + 0.1)
+        await wait_until_async(lambda: not m.overloaded and not m.running, timeout=30)
         assert m.serving()
         assert m._task is not None
         m._task.cancel()

@@ -4,6 +4,7 @@ suite runs the same code on PostgreSQL through whole matches)."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import DatabaseError, connection, transaction
@@ -11,7 +12,7 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Hand, HandEvent, Seat
+from games.models import Hand, HandAction, HandEvent, Seat, Table
 from games.runtime.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from tests.platform.live_helpers import started
 
@@ -148,3 +149,37 @@ def test_plain_rows_insert_what_instances_would() -> None:
     with pytest.raises(ValueError, match="needs 6 values"):
         insert.rows([(hand.pk, 961, 0, "short")])
     assert not HandEvent.objects.filter(hand=hand, seq=961).exists()
+
+
+@pytest.mark.parametrize("model", [Hand, HandAction, Seat, Table])
+def test_the_quick_preparation_on_sqlite_gives_what_each_field_gives(model: Any) -> None:
+    """The short cut for values already of their column's type (games.runtime.prepared) hands the
+    driver exactly what the field's own get_db_prep_save would, and leaves every other value to it."""
+    from datetime import UTC, datetime
+    from datetime import timezone as dt_timezone
+    from zoneinfo import ZoneInfo
+
+    from games.runtime.prepared import _preparer, _sqlite_preparer
+
+    assert connection.vendor == "sqlite"
+    samples: list[Any] = [
+        None, 0, 7, -3, 2**40, True, False, "", "text", "中文", "5", 3.5,
+        datetime(2026, 12, 6, 15, 4, 5, 123456, tzinfo=UTC),
+        datetime(2026, 12, 6, 15, 4, 5, tzinfo=UTC),
+        datetime(2026, 12, 6, 23, 4, 5, tzinfo=ZoneInfo("Asia/Shanghai")),
+        datetime(2026, 12, 6, 15, 4, 5, tzinfo=dt_timezone(timedelta(hours=1))),
+        {"seat": 1, "do": "discard"}, [1, 2],
+    ]  # fmt: skip
+    for field in model._meta.concrete_fields:
+        quick, own = _sqlite_preparer(field), _preparer(field)
+        for value in samples:
+            try:
+                expected = own(value, connection)
+            except Exception as exc:  # a value the field refuses is refused the same way
+                with pytest.raises(type(exc)):
+                    quick(value, connection)
+                continue
+            assert quick(value, connection) == expected and type(quick(value, connection)) is type(expected), (
+                field.name,
+                value,
+            )

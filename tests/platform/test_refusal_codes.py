@@ -1,5 +1,6 @@
 """Refusals reach the table page with a code and parameters, and the page can say each in both
-languages (docs/protocol.md, "Refusal codes"; static/js/refusals.js).
+languages (docs/protocol.md, "Refusal codes"; static/js/refusals.js: English messages, their
+Chinese in the djangojs catalog).
 
 The codes are found in the source, not listed here: every ``refuse(...)`` of the engine, every
 ``Refused(reason, code, ...)`` and ``Refused`` subclass of the platform, and every frame the table
@@ -11,9 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-import shutil
 import string
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,9 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
 from games.models import Hand
+from tests.js_words import LOCALE, run_in_node
 from tests.platform.live_helpers import started_rigged
+from tests.platform.test_i18n import read_po
 from tests.platform.test_protocol_v2_sockets import V2Client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,13 +63,23 @@ def sent_codes() -> dict[str, set[str]]:
 
 
 def translations() -> dict[str, dict[str, str]]:
+    """Per language, code -> template: the English messages of refusals.js's ``TEXTS`` and
+    their Chinese from the djangojs catalog."""
     text = REFUSALS_JS.read_text(encoding="utf-8")
-    out = {}
-    for lang in ("zh", "en"):
-        block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", text, re.S)
-        assert block, lang
-        out[lang] = {m[1]: json.loads(m[2]) for m in re.finditer(r'^    (\w+): (".*"),$', block[1], re.M)}
-        assert len(out[lang]) == block[1].count("\n") + 1, f"{lang}: one entry per line"
+    block = re.search(r"\nconst TEXTS = \{\n(.*?)\n\};", text, re.S)
+    assert block, "refusals.js has its TEXTS"
+    entry = re.compile(r'^  (\w+): (?:gettext\((".*")\)|pgettext\((".*"), (".*")\)),$')
+    lines = block[1].split("\n")
+    found = [entry.match(line) for line in lines]
+    assert all(found), [line for line, m in zip(lines, found, strict=True) if not m]
+    catalog = read_po(LOCALE / "djangojs.po")
+    out: dict[str, dict[str, str]] = {"zh": {}, "en": {}}
+    for m in found:
+        assert m is not None
+        context = json.loads(m[3]) if m[3] else None
+        msgid = json.loads(m[2] or m[4])
+        out["en"][m[1]] = msgid
+        out["zh"][m[1]] = catalog.get(f"{context}\x04{msgid}" if context else msgid, "")
     return out
 
 
@@ -93,39 +104,29 @@ def test_the_english_translation_is_the_engines_text() -> None:
         assert en[code] == template.replace("{verb!r}", "'{verb}'"), code
 
 
-def render(lang: str, frames: list[dict[str, Any]]) -> list[str]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    script = (
-        "globalThis.document = {documentElement: {lang: process.argv[1]}};"
-        "const {refusalText} = await import(process.argv[2]);"
-        "console.log(JSON.stringify(JSON.parse(process.argv[3]).map(refusalText)));"
+def render(lang: str, frames: list[dict[str, Any]], tmp: Path) -> list[str]:
+    """refusals.js in node on a page in ``lang``, with the catalog the page loads."""
+    body = (
+        "const {refusalText} = await import(process.argv[1]);"
+        "console.log(JSON.stringify(JSON.parse(process.argv[2]).map(refusalText)));"
     )
-    proc = subprocess.run(
-        [node, "--input-type=module", "-e", script, lang, REFUSALS_JS.as_uri(), json.dumps(frames)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return list(json.loads(proc.stdout))
+    return list(run_in_node(lang, REFUSALS_JS, body, frames, tmp))
 
 
-def test_the_table_page_says_a_refusal_in_either_language() -> None:
+def test_the_table_page_says_a_refusal_in_either_language(tmp_path: Path) -> None:
     frames = [
         {"code": "not_your_turn", "params": {"seat": "S"}, "reason": "it is S's turn"},
         {"code": "chow_tiles_missing", "params": {"tiles": "46m", "tile": "5m"}, "reason": "..."},
         {"code": "waiting_for_answers", "params": {"tile": "E", "seats": "S, W"}, "reason": "..."},
         {"code": "a_code_from_a_newer_server", "params": {}, "reason": "the English fallback"},
     ]
-    assert render("zh-hans", frames) == [
+    assert render("zh-hans", frames, tmp_path) == [
         "轮到南家",
         "手里要有 4万 6万 才能吃 5万",
         "等待 南家、西家 回应 东",
         "the English fallback",
     ]
-    assert render("en", frames) == [
+    assert render("en", frames, tmp_path) == [
         "it is S's turn",
         "you need 46m in hand to chow 5m",
         "waiting for answers on E from S, W",

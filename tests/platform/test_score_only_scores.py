@@ -47,7 +47,7 @@ def chair_points(table: Table) -> dict[str, int]:
 def test_a_score_only_match_keeps_the_points_as_its_scores() -> None:
     User = get_user_model()
     people = [User.objects.create_user(f"so{i}", password="pw-123456") for i in range(4)]
-    table = services.create_table(people[0], "zhejiang_caishen", {}, stake=0, hands_total=4, score_only=True)
+    table = services.create_table(people[0], "zhejiang_caishen", {}, stake=0, hands_total=8, score_only=True)
     for u in people:
         services.sit(table.pk, u)
     for u in people:
@@ -58,7 +58,7 @@ def test_a_score_only_match_keeps_the_points_as_its_scores() -> None:
 
     table.refresh_from_db()
     expected = chair_points(table)
-    assert any(expected.values()), "four hands without a single point: rerun with another seed"
+    assert any(expected.values()), "eight hands without a single point: rerun with another seed"
     assert table.scores == expected
     assert table_info(table)["scores"] == expected
     # Still no wallet moves: the booked units stay 0.

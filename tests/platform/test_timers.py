@@ -30,6 +30,11 @@ def started_table(hands: int = 1) -> tuple[Table, Any]:
     return table, owner
 
 
+# How often a test looks (every 50 ms) for the timer's step before failing: 30 s, a ceiling only a
+# failure reaches (a busy machine can hold the step up for seconds).
+FIRE_POLLS = 600
+
+
 def overdue(hand: Hand) -> None:
     Hand.objects.filter(pk=hand.pk).update(deadline_at=timezone.now().replace(year=2000))
 
@@ -43,7 +48,7 @@ def test_in_process_timer_fires_the_service_on_its_loop() -> None:
         timers = InProcessTimers(runtime().connected, runtime().steps)
         timers.bind(asyncio.get_running_loop())
         timers.schedule("hand", hand.pk, hand.seq, timezone.now())
-        for _ in range(50):
+        for _ in range(FIRE_POLLS):
             await asyncio.sleep(0.05)
             if await asyncio.to_thread(lambda: Hand.objects.get(pk=hand.pk).seq) > hand.seq:
                 return
@@ -87,6 +92,45 @@ def test_checks_refuse_celery_timers_on_the_in_memory_layer(settings: Any) -> No
     assert "caishen.E002" in ids
     settings.CAISHEN_TIMERS = "inprocess"
     assert "caishen.E002" not in {e.id for e in run_checks()}
+
+
+# A web process, started fresh: it queues from whichever thread ran the step (daphne's
+# sync_to_async threads, on commit).  Printed: the app and broker each of two threads would use.
+_WEB_PROCESS_QUEUES = """
+import threading, django
+django.setup()
+from games.tasks import settle_task, wake_task
+def look():
+    print(wake_task.app.main, settle_task.app.main, wake_task.app.conf.broker_url, wake_task.app.conf.task_acks_late)
+look()
+thread = threading.Thread(target=look)
+thread.start()
+thread.join()
+"""
+
+
+def test_a_web_process_queues_its_tasks_through_the_configured_celery_app_from_every_thread() -> None:
+    """Given only REDIS_URL (CELERY_BROKER_URL defaults to it), a web process's wake-ups and
+    settlements go to that broker with the project's CELERY_* settings, not through Celery's
+    fallback app (no settings, a broker of amqp://localhost)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CELERY_")}
+    env.update(REDIS_URL="redis://127.0.0.1:6379/9", DJANGO_SETTINGS_MODULE="mahjong_platform.settings")
+    done = subprocess.run(
+        [sys.executable, "-c", _WEB_PROCESS_QUEUES],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.split("\n")[-3:-1]
+    assert lines == ["caishen caishen redis://127.0.0.1:6379/9 True"] * 2, done.stdout
 
 
 def test_celery_settlement_settles_once(settings: Any) -> None:
@@ -162,7 +206,7 @@ def test_timer_scheduled_on_commit_inside_sync_to_async_fires() -> None:
                     timers.schedule_on_commit("hand", hand.pk, hand.seq, timezone.now())
 
             await database_sync_to_async(schedule_in_a_transaction)()
-            for _ in range(60):
+            for _ in range(FIRE_POLLS):
                 await asyncio.sleep(0.05)
                 if await database_sync_to_async(lambda: Hand.objects.get(pk=hand.pk).seq)() > hand.seq:
                     return
@@ -319,6 +363,13 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
     assert [args for args, _ in queued] == [("hand", hand.pk, hand.seq)]
 
     local = InProcessTimers(runtime().connected, runtime().steps)
+    seen: dict[str, Any] = {}  # what the far deadline's scheduling read, quoted if it was not queued
+
+    def schedule_far() -> None:
+        at = timezone.now() + timedelta(seconds=30)
+        seen.update(backend=timers.backend_name(), horizon=timers.commit_horizon(), upto=timers.local_upto())
+        seen["ahead"] = (at - timezone.now()).total_seconds()
+        timers.schedule("hand", 99, 1, at)
 
     async def run() -> None:
         local.bind(asyncio.get_running_loop(), sweep=False)
@@ -326,8 +377,8 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
         await asyncio.to_thread(timers.schedule, "hand", hand.pk, hand.seq, timezone.now())  # as on commit
         # Its deadline read on the scheduling thread, as on commit: a busy machine's delay in
         # starting the thread must not bring it inside the horizon.
-        await asyncio.to_thread(lambda: timers.schedule("hand", 99, 1, timezone.now() + timedelta(seconds=30)))
-        for _ in range(50):
+        await asyncio.to_thread(schedule_far)
+        for _ in range(FIRE_POLLS):
             await asyncio.sleep(0.05)
             if await asyncio.to_thread(lambda: Hand.objects.get(pk=hand.pk).seq) > hand.seq:
                 return
@@ -337,5 +388,6 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
     # The short deadline was not queued again; the long one was.  (The step it fired set the
     # hand's next deadline, which the long horizon queues too, before or after the long one.)
     sent = [args for args, _ in queued]
-    assert sent.count(("hand", hand.pk, hand.seq)) == 1 and ("hand", 99, 1) in sent
+    assert sent.count(("hand", hand.pk, hand.seq)) == 1
+    assert ("hand", 99, 1) in sent, (sent, seen)
     assert local._sweeper is None  # beat sweeps in the scaled mode, not the web process

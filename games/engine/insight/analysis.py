@@ -3,7 +3,8 @@
 :func:`analyse` replays a hand from its dealt snapshot and, before each action that is a
 *decision* of the acting seat, reads that seat's view (:class:`SeatView` of ``Hand.view(seat)``,
 so nothing the seat could not see enters the judgement) and its hints
-(:func:`~games.engine.insight.hints.hints` with ``useful_everywhere``).  The decisions judged:
+(:func:`~games.engine.insight.hints.hints`, with the useful tiles of every discard).  The
+decisions judged:
 
 * on its own turn, a **discard** (or a self-drawn **win**);
 * an **answer to a claim offer**: a chow, pung, kong or win taken, or a pass while the seat held
@@ -292,12 +293,12 @@ def judge(engine: Hand, act: Action, n: int) -> Judgement | None:
     if view.offers:
         if act.kind == DISCARD:
             return None
-        return _claim_judgement(n, view, hints(view, useful_everywhere=True), act)
+        return _claim_judgement(n, view, hints(view), act)
     own_turn = raw.get("window") is None and engine.turn == act.seat and bool(view.discards)
     if not own_turn or act.kind not in (DISCARD, WIN):
         return None
     win_legal = any(a["do"] == WIN for a in raw["legal_actions"])
-    return _turn_judgement(n, view, hints(view, useful_everywhere=True), act, win_legal)
+    return _turn_judgement(n, view, hints(view), act, win_legal)
 
 
 def analyse(initial_snapshot: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> HandAnalysis:

@@ -7,9 +7,11 @@ open melds and face-up tiles are seen; the rest may still be drawn).  With wilds
 wait on every tile; ``any_tile`` says so rather than listing 34 kinds.
 
 ``useful`` (牌效, the tiles that would bring a not-yet-ready hand one step closer, with their
-unseen copies) is a distance for each of the 34 kinds per discard (one batched pass,
-``ShapeReader.distances_after_each``), so in play it is listed only for the closest discards of
-a hand one step from ready (:data:`USEFUL_LIVE_UPTO`); the replay analysis lists it everywhere.
+unseen copies) is listed for every discard at every distance, and the discards are ranked by
+it (:mod:`games.engine.insight.acceptance`: the lowest distance, then the most unseen tiles
+that lower it, then the most kinds).  Its distance tables are cached per part, so the part a
+turn starts from (last turn's choice) and the parts the claim windows between ask about are
+not computed again.
 
 Everything here is a pure function of a :class:`~games.engine.insight.seat_view.SeatView`.
 """
@@ -20,15 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.insight.acceptance import DiscardAcceptance, discard_acceptance, distance_table, reader_for
 from games.engine.insight.reader import ShapeReader
 from games.engine.insight.seat_view import Offer, SeatView
 from games.engine.state import WIN
 from games.engine.tiles import NUM_KINDS, Tile, tile_str
-
-# In play, 牌效 (``useful``) is listed for the closest discards only while they are at most this
-# far from ready: one step away is where it decides the hand, and it keeps a hint set's p99
-# under the 5 ms budget (docs/performance.md).  The replay analysis lists it everywhere.
-USEFUL_LIVE_UPTO = 1
 
 # Claim verdicts (the wire's words; the client translates them).
 WINS, IMPROVES, KEEPS, WORSENS = "wins", "improves", "keeps", "worsens"
@@ -58,7 +56,8 @@ class DiscardHint:
     improves: bool  # lower than before this turn's draw
     best: bool = False  # among the lowest distances (and, there, the most useful tiles)
     waits: Waits | None = None  # when ready
-    useful: Waits | None = None  # when not ready and it was computed
+    useful: Waits | None = None  # when not ready
+    rank: int = 1  # 1 = best; 1 + the discards strictly better (lower distance, then more tiles)
 
     @property
     def ready(self) -> bool:
@@ -73,6 +72,7 @@ class DiscardHint:
             "best": self.best,
             "waits": self.waits.to_json() if self.waits else None,
             "useful": self.useful.to_json() if self.useful else None,
+            "rank": self.rank,
         }
 
 
@@ -127,60 +127,58 @@ def useful_of(reader: ShapeReader, counts: list[int], n_melds: int, distance: in
     return Waits(tuple(found), any_tile=bool(found) and len(found) == drawable)
 
 
-def hints(view: SeatView, *, useful_everywhere: bool = False) -> HintSet:
+def hints(view: SeatView) -> HintSet:
     """The hints for the seat's current decision: its discards, or the claims it is offered."""
-    reader = view.reader()
+    key, reader = reader_for(view.variant, view.table)
     counts = view.counts()
     if view.offers:
         return _claim_hints(view, reader, counts)
     if view.discards:
-        return _discard_hints(view, reader, counts, useful_everywhere)
+        return _discard_hints(view, key, reader, counts)
     if sum(counts) % 3 == 1:  # waiting for its turn: what it waits on, if ready
         d = reader.distance(counts, view.n_melds)
         return HintSet(distance=d, waits=waits_of(reader, counts, view.n_melds, view) if d == 0 else None)
     return HintSet(distance=None)
 
 
-def _discard_hints(view: SeatView, reader: ShapeReader, counts: list[int], useful_everywhere: bool) -> HintSet:
+def _discard_hints(view: SeatView, key: Any, reader: ShapeReader, counts: list[int]) -> HintSet:
     n = view.n_melds
     before: int | None = None
-    if view.drawn is not None:
+    if view.drawn is not None:  # the part the turn started from: last turn's choice, cached
         counts[view.drawn] -= 1
-        before = reader.distance(counts, n)
+        before = distance_table(key, reader, counts, n)[0]
         counts[view.drawn] += 1
-    after: list[tuple[Tile, int]] = []
-    for t in view.discards:
-        counts[t] -= 1
-        after.append((t, reader.distance(counts, n)))
-        counts[t] += 1
-    low = min(d for _, d in after)
+    ranked = discard_acceptance(key, reader, counts, n, view.visible, view.discards)
+    by_tile = {a.tile: a for a in ranked}
+    # The ranking's measure, once per discard: the distance, then the most tiles.
+    measure = {a.tile: (a.distance, -a.unseen) for a in ranked}
+    low = ranked[0].distance
     out: list[DiscardHint] = []
-    for t, d in after:
-        counts[t] -= 1
-        waits = waits_of(reader, counts, n, view) if d == 0 else None
-        useful = (
-            useful_of(reader, counts, n, d, view)
-            if d > 0 and (useful_everywhere or d == low <= USEFUL_LIVE_UPTO)
-            else None
+    for t in dict.fromkeys(view.discards):
+        a = by_tile.get(t)
+        if a is None:
+            continue
+        tiles = _accepted(a, counts)
+        better = sum(1 for m in measure.values() if m < measure[t])  # ranked strictly above
+        out.append(
+            DiscardHint(
+                t,
+                a.distance,
+                improves=before is not None and a.distance < before,
+                best=better == 0,
+                waits=tiles if a.distance == 0 else None,
+                useful=tiles if a.distance > 0 else None,
+                rank=1 + better,
+            )
         )
-        counts[t] += 1
-        out.append(DiscardHint(t, d, improves=before is not None and d < before, waits=waits, useful=useful))
-    return HintSet(distance=low, discards=tuple(_mark_best(out, low)))
+    return HintSet(distance=low, discards=tuple(out))
 
 
-def _mark_best(out: Sequence[DiscardHint], low: int) -> list[DiscardHint]:
-    """Best: the lowest distance and, among those, the most unseen tiles to wait on (ready) or
-    to improve with (not ready)."""
-
-    def gain(h: DiscardHint) -> int:
-        w = h.waits if h.ready else h.useful
-        return w.unseen if w is not None else 0
-
-    top = max((gain(h) for h in out if h.distance == low), default=0)
-    return [
-        DiscardHint(h.tile, h.distance, h.improves, h.distance == low and gain(h) == top, h.waits, h.useful)
-        for h in out
-    ]
+def _accepted(a: DiscardAcceptance, counts: Sequence[int]) -> Waits:
+    """The discard's accepted tiles as the hint lists them: a win's draws once ready, else the
+    draws that bring it closer; ``any_tile`` when every kind that can still be drawn is one."""
+    drawable = sum(1 for k in range(NUM_KINDS) if counts[k] - (k == a.tile) < 4)
+    return Waits(a.tiles, any_tile=bool(a.tiles) and len(a.tiles) == drawable)
 
 
 def _claim_hints(view: SeatView, reader: ShapeReader, counts: list[int]) -> HintSet:

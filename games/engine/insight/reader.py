@@ -71,8 +71,11 @@ class ShapeReader:
     def distances_after_each(self, counts: Sequence[int], n_melds: int) -> list[int]:
         """``distance(counts + one tile of kind k)`` for every kind k of the 3n+1 part ``counts``
         (:data:`UNREACHABLE` where four are held).  A kind that reads as itself adds one face
-        to every reading, so one ``shapes.shanten_each`` pass per reading answers all of them;
-        the :attr:`remapped` kinds (a wild, 白板 as a stand-in) take the plain :meth:`distance`."""
+        to every reading, so one ``shapes.shanten_each`` pass per reading answers all of them
+        (and one ``shapes.shanten_special_each`` the special forms).  A :attr:`remapped` kind
+        adds what :attr:`reads_as` says: a wild (the same pass's one-more-wild answer) or one
+        tile of another face (that face's answer); read more ways, it takes the plain
+        :meth:`distance`."""
         trial = list(counts[:NUM_KINDS])
         out = [UNREACHABLE] * NUM_KINDS
         found = list(self.readings(trial))
@@ -84,23 +87,51 @@ class ShapeReader:
                     trial[k] -= 1
             return out
         forms = self.special(n_melds)
-        each = [shapes.shanten_each(c, w) for c, w in found]
-        remapped = self.remapped
+        batches = [shapes.shanten_each_and_wild(c, w) for c, w in found]
+        # Per face, the best over the readings of one more tile of it (UNREACHABLE where a
+        # reading already holds four of the face), the special forms included.
+        by_face = [min(col) for col in zip(*(each for each, _ in batches), strict=True)]
+        for c, w in found if forms else ():
+            for f, special in enumerate(shapes.shanten_special_each(c, w, forms)):
+                if special < by_face[f]:
+                    by_face[f] = special
+        fifth = {f for c, _ in found for f in range(NUM_KINDS) if c[f] >= 4}
+        reads_as = self.reads_as
         for k in range(NUM_KINDS):
             if trial[k] >= 4:
                 continue
-            if k in remapped:
+            face = reads_as.get(k, k)
+            if face is None:  # a wild: one more wild in every reading
+                d = min(wild for _, wild in batches)
+                if forms:
+                    d = min(d, *(shapes.shanten_special(c, w + 1, forms) for c, w in found))
+            elif face < 0 or face in fifth:  # read more ways, or a fifth tile of its face
                 trial[k] += 1
-                out[k] = self.distance(trial, n_melds)
+                d = self.distance(trial, n_melds)
                 trial[k] -= 1
-                continue
-            d = min(e[k] for e in each)
-            if forms:  # the special forms' shanten is cheap: per kind, beside the batch answer
-                for c, w in found:
-                    c[k] += 1
-                    d = min(d, shapes.shanten_special(c, w, forms))
-                    c[k] -= 1
+            else:  # one more tile of ``face`` in every reading
+                d = by_face[face]
             out[k] = d
+        return out
+
+    @cached_property
+    def reads_as(self) -> dict[Tile, int | None]:
+        """For each :attr:`remapped` kind, what one more tile of it adds to a reading: a wild
+        (None), one tile of another face (that face), or more than one way (-1).  The readings
+        are per tile, so a lone tile shows it."""
+        out: dict[Tile, int | None] = {}
+        for k in self.remapped:
+            lone = [0] * NUM_KINDS
+            lone[k] = 1
+            found = [(c, w) for c, w in self.readings(lone)]
+            if len(found) != 1:
+                out[k] = -1
+            elif found[0][1] == 1 and not any(found[0][0]):
+                out[k] = None
+            elif found[0][1] == 0 and sum(found[0][0]) == 1:
+                out[k] = found[0][0].index(1)
+            else:
+                out[k] = -1
         return out
 
     @cached_property

@@ -72,11 +72,21 @@ from games.engine.shapes.forms import (
     WinForm,
     is_win,
     shanten_special,
+    shanten_special_each,
     substitute,
     waits,
 )
 from games.engine.shapes.keys import is_standard_win, is_win_keys, key_step, suit_keys, update_keys, wilds_needed
-from games.engine.shapes.shanten import _EMPTY_COVER, _HONOUR_COVER, _SUIT_COVER, shanten, shanten_each
+from games.engine.shapes.shanten import (
+    _EMPTY_COVER,
+    _HONOUR_COVER,
+    _OTHER_JOINS,
+    _PAIR_JOINS,
+    _SUIT_COVER,
+    shanten,
+    shanten_each,
+    shanten_each_and_wild,
+)
 from games.engine.shapes.tables import _SUIT_CODE, _UNKNOWN, NUM_SUIT_KEYS, UNREACHABLE, Keys, warm_tables
 from games.engine.shapes.waits import _HONOUR_MASKS, _SUIT_MASKS
 
@@ -100,6 +110,7 @@ __all__ = [
     "WinForm",
     "best_decomposition",
     "clear_caches",
+    "forget_joins",
     "decompositions",
     "is_standard_win",
     "is_win",
@@ -107,7 +118,9 @@ __all__ = [
     "key_step",
     "shanten",
     "shanten_each",
+    "shanten_each_and_wild",
     "shanten_special",
+    "shanten_special_each",
     "substitute",
     "suit_keys",
     "update_keys",
@@ -115,6 +128,13 @@ __all__ = [
     "wilds_needed",
     "warm_tables",
 ]
+
+
+def forget_joins() -> None:
+    """Forget the kept joins of two and three components (``shanten_each``'s), the shape
+    tables' only entries that depend on more than one suit."""
+    _PAIR_JOINS.clear()
+    _OTHER_JOINS.clear()
 
 
 def clear_caches() -> None:
@@ -125,4 +145,5 @@ def clear_caches() -> None:
     for memo in (_SUIT_COVER, _HONOUR_COVER):
         memo.clear()
         memo[0] = _EMPTY_COVER
+    forget_joins()
     _SPLITS.clear()

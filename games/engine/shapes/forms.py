@@ -283,3 +283,29 @@ def shanten_special(counts: Sequence[int], wilds: int, forms: Sequence[WinForm] 
         else:
             raise TypeError(f"form {form.name!r} has no shanten method")
     return best
+
+
+def shanten_special_each(counts: Sequence[int], wilds: int, forms: Sequence[WinForm]) -> list[int]:
+    """``shanten_special(counts + one tile of kind k, wilds, forms)`` for every kind k
+    (:data:`UNREACHABLE` where four are held), in one pass.
+
+    The pair forms and 十三幺 see a hand as how many of each kind it holds (and, for 十三幺,
+    which kinds are terminals or honours), so one more tile changes the answer by its kind's
+    count and class alone: at most eight trials answer all 34 kinds."""
+    if not all(isinstance(form, (PairsForm, ThirteenOrphansForm)) for form in forms):
+        raise TypeError("shanten_special_each reads the pair forms and 十三幺 only")
+    trial = list(counts[:34])
+    by_class: dict[tuple[int, bool], int] = {}
+    out = [UNREACHABLE] * 34
+    for k in range(34):
+        c = trial[k]
+        if c >= 4:
+            continue
+        cls = (c, _IS_ORPHAN[k])
+        found = by_class.get(cls)
+        if found is None:
+            trial[k] += 1
+            found = by_class[cls] = shanten_special(trial, wilds, forms)
+            trial[k] -= 1
+        out[k] = found
+    return out

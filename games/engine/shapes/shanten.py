@@ -107,6 +107,22 @@ def _join(a: _Cover, b: _Cover, upto: int) -> _Cover:
     return tuple(out)
 
 
+def _join_top(a: _Cover, b: _Cover, melds: int) -> int:
+    """``_join(a, b, melds)[_G1 + melds]`` alone: the most tiles ``melds`` melds and the pair
+    cover across both sides.  One entry of the convolution is a single loop, where the whole
+    table is a double one: what a per-kind answer needs."""
+    best = 0
+    for g1 in range(melds + 1):
+        g2 = melds - g1
+        v = a[_G1 + g1] + b[g2]
+        if v > best:
+            best = v
+        v = a[g1] + b[_G1 + g2]
+        if v > best:
+            best = v
+    return best
+
+
 def shanten(counts: Sequence[int], wilds: int) -> int:
     """Standard-shape shanten: -1 complete, 0 ready, n = n exchanges from ready.
 
@@ -131,13 +147,50 @@ def shanten(counts: Sequence[int], wilds: int) -> int:
     return 3 * melds + 1 - wilds - best
 
 
+# The join of two components' covers, by their keys (honours last) and the meld count: a hint
+# set asks for the same few pairs over and over — every discard of one hand changes a single
+# component, and the next turn's hand keeps most of them — so they are kept, like the covers.
+# Unlike a cover (one suit's key) a join's key is a pair of hands' suits, so the tables are
+# kept smaller (32,768 joins, about 10 MB each at most) and cleared when full, as the covers are.
+_JOIN_LIMIT: Final = 1 << 15
+_PAIR_JOINS: dict[tuple[int, int, bool, int], _Cover] = {}
+# ... and the join of the three components other than one, by that one and the three keys.
+_OTHER_JOINS: dict[tuple[int, int, int, int, int], _Cover] = {}
+
+
+def _pair_join(comp_a: int, key_a: int, comp_b: int, key_b: int, melds: int) -> _Cover:
+    """``_join`` of components ``comp_a`` < ``comp_b`` with keys ``key_a``, ``key_b``."""
+    memo_key = (key_a + comp_a * POW5[9], key_b + comp_b * POW5[9], comp_b == 3, melds)
+    hit = _PAIR_JOINS.get(memo_key)
+    if hit is not None:
+        return hit
+    a = _cover(key_a, comp_a == 3) if key_a else _EMPTY_COVER
+    b = _cover(key_b, comp_b == 3) if key_b else _EMPTY_COVER
+    result = _join(a, b, melds)
+    if len(_PAIR_JOINS) >= _JOIN_LIMIT:
+        _PAIR_JOINS.clear()
+    _PAIR_JOINS[memo_key] = result
+    return result
+
+
+# For each component, the other three as (a pair joined once and kept, the third).
+_OTHERS: Final = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
+
+
 def shanten_each(counts: Sequence[int], wilds: int) -> list[int]:
     """``shanten(counts + one tile of kind k, wilds)`` for every kind k of a 3n+1 hand, in one
-    pass (:data:`UNREACHABLE` where ``counts[k]`` is already 4).
+    pass (:data:`UNREACHABLE` where ``counts[k]`` is already 4)."""
+    return shanten_each_and_wild(counts, wilds)[0]
+
+
+def shanten_each_and_wild(counts: Sequence[int], wilds: int) -> tuple[list[int], int]:
+    """:func:`shanten_each`, and ``shanten(counts, wilds + 1)`` beside it: one more wild.
 
     Adding a tile changes one component's cover only, so the other three are joined once per
-    component and each kind costs one cover lookup and one join, not a whole shanten: what
-    makes the 牌效 of a hint (the tiles that bring a hand closer) cheap enough to list live."""
+    component (two of them from the kept pair joins) and each kind costs one cover lookup and
+    one entry of a join, not a whole shanten: what makes the 牌效 of a hint (the tiles that
+    bring a hand closer) cheap enough to list live at every distance.  A wild changes no
+    component: one more entry of the same joins."""
     size = sum(counts) + wilds + 1
     if size % 3 != 2:
         raise ValueError(f"shanten_each needs a 3n+1 hand, got {size - 1} tiles")
@@ -145,22 +198,25 @@ def shanten_each(counts: Sequence[int], wilds: int) -> list[int]:
     if melds > MAX_MELDS:
         raise ValueError(f"shanten supports at most {3 * MAX_MELDS + 2} tiles, got {size}")
     keys = suit_keys(counts)
-    covers = [_cover(keys[comp], comp == 3) if keys[comp] else _EMPTY_COVER for comp in range(4)]
-    # others[comp]: the join of the three other components (prefix and suffix joins).
-    left = [_EMPTY_COVER] * 4
-    right = [_EMPTY_COVER] * 4
-    for comp in range(1, 4):
-        left[comp] = _join(left[comp - 1], covers[comp - 1], melds)
-    for comp in range(2, -1, -1):
-        right[comp] = _join(right[comp + 1], covers[comp + 1], melds)
     top = 3 * melds + 1 - wilds
     out = [UNREACHABLE] * 34
+    with_wild = UNREACHABLE
     for comp in range(4):
-        others = _join(left[comp], right[comp], melds)
+        x, y, z = _OTHERS[comp]
+        memo_key = (comp, keys[x], keys[y], keys[z], melds)
+        others = _OTHER_JOINS.get(memo_key)
+        if others is None:
+            third = _cover(keys[z], z == 3) if keys[z] else _EMPTY_COVER
+            others = _join(_pair_join(x, keys[x], y, keys[y], melds), third, melds)
+            if len(_OTHER_JOINS) >= _JOIN_LIMIT:
+                _OTHER_JOINS.clear()
+            _OTHER_JOINS[memo_key] = others
+        own = _cover(keys[comp], comp == 3) if keys[comp] else _EMPTY_COVER
+        if comp == 0:
+            with_wild = top - 1 - _join_top(others, own, melds)
         base = 9 * comp
         for r in range(7 if comp == 3 else 9):
             if counts[base + r] >= 4:
                 continue
-            acc = _join(others, _cover(keys[comp] + POW5[r], comp == 3), melds)
-            out[base + r] = top - acc[_G1 + melds]
-    return out
+            out[base + r] = top - _join_top(others, _cover(keys[comp] + POW5[r], comp == 3), melds)
+    return out, with_wild
