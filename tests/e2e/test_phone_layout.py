@@ -141,7 +141,7 @@ def own_pond(page: Any) -> int:
 
 def wait_pond(page: Any, n: int) -> None:
     page.wait_for_function(
-        "(n) => document.querySelectorAll('#mj-stage .pond-bottom .tile').length >= n", arg=n, timeout=5000
+        "(n) => document.querySelectorAll('#mj-stage .pond-bottom .tile').length >= n", arg=n, timeout=15_000
     )
 
 
@@ -191,9 +191,17 @@ def play_hand(page: Any, phone: bool, words: dict[str, str], timeout: float = 60
                 target = drawn if drawn.count() else playable.last
                 before = own_pond(page)
                 if phone:
-                    target.tap(timeout=1500)
                     selected = page.locator("#mj-hand .tile.selected")
-                    expect(selected).to_have_count(1, timeout=1500)
+                    if selected.count():
+                        # Raised by a tap whose second tap went astray (the table moved on under
+                        # it): this tap sends it.
+                        selected.tap(timeout=1500)
+                        wait_pond(page, before + 1)
+                        seen["discards"] += 1
+                        continue
+                    target.tap(timeout=1500)
+                    # A loaded machine can hold the page's renderer back for seconds.
+                    expect(selected).to_have_count(1, timeout=15_000)
                     if not seen["single_tap_checked"]:
                         # A single tap only selects: nothing is discarded, however long we wait.
                         page.wait_for_timeout(600)
