@@ -268,3 +268,39 @@ def test_the_waiting_room_says_whether_the_match_is_rated_and_the_owner_may_rate
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     expect(page.locator("#mj-room .room-rating")).to_contain_text(words(lang, "听牌提示", "Hints are on"))
     expect(page.locator("#mj-rated-with-bots")).to_have_count(0)
+
+
+@pytest.mark.parametrize(("lang", "size"), CASES)
+def test_a_room_button_pressed_while_someone_sits_down_still_answers(
+    pages: Pages, server: str, lang: str, size: str
+) -> None:
+    """The room redraws what a frame changed, not the buttons under the owner's pointer: a press
+    on "Fill with bots" held while a guest takes a chair (the chairs redrawn between the press
+    and its release) still fills the chairs left, at the level chosen before."""
+    from playwright.sync_api import expect
+
+    owner = pages.new()
+    sign_up(owner, server)
+    create_table(owner, server, hands=1)
+    room = owner.locator("#mj-room")
+    expect(room.locator(".chair.you")).to_have_count(1)
+    room.locator("#mj-bot-level").select_option("easy")
+    fill = room.locator("[data-cmd=bots]")
+    box = fill.bounding_box()
+    assert box is not None
+    owner.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    owner.mouse.down()
+
+    guest = pages.new()
+    sign_up(guest, server)
+    guest.goto(owner.url)
+    guest.locator("#mj-room [data-cmd=sit]").first.click()
+    expect(guest.locator("#mj-room .chair.you")).to_have_count(1)
+    # The owner's room has drawn the guest's chair while the button is still held down.
+    expect(room.locator(".chair:not(.empty)")).to_have_count(2)
+    expect(room.locator("#mj-bot-level")).to_have_value("easy")
+
+    owner.mouse.up()
+    bots = room.locator(".chair[data-bot='1']")
+    expect(bots).to_have_count(2)
+    expect(bots.first).to_contain_text(words(lang, "机器人 · 简单", "Bot · easy"))
