@@ -1,7 +1,7 @@
 // Overlays on the felt: the stake confirmation, the hand-end result, transient messages.
 
 import { chairOfWind, meldEl, seatName, styledTile, tileStyle } from "./board.js";
-import { clear, h, signed } from "./dom.js";
+import { clear, h, signed, stableKey } from "./dom.js";
 import { LANG, has, t, tn, windName } from "./i18n.js";
 import { parseTiles, sortTiles, tileEl } from "./tiles.js";
 import { chairDeltas, scoreOnly } from "./scores.js";
@@ -107,6 +107,16 @@ export { chairDeltas };
  */
 export function renderHandEnd(el, frame, { wallet, onClose }) {
   const hand = frame.hand;
+  // Drawn again only when what it shows changed: frames keep coming while it is open (the next
+  // hand's countdown, a seat's presence), and a button or the details' summary rebuilt between
+  // a press and its release loses the click.  The clock line is ticked in place (table.js).
+  const table = { ...frame.table, pre_hand: frame.table.pre_hand ? { ...frame.table.pre_hand, deadline_in_ms: null } : null };
+  const key = stableKey([{ ...hand, deadline: null, deadline_in_ms: null }, table, frame.seats, frame.you, wallet]);
+  const open = el.querySelector(":scope > .handend-dialog");
+  if (open && !el.hidden && el.dataset.key === key) {
+    return { next: open.querySelector("#mj-next-hand"), finished: open.dataset.finished === "1" };
+  }
+  el.dataset.key = key;
   const view = hand.view;
   const result = view.result;
   const deltas = chairDeltas(frame);
@@ -220,7 +230,7 @@ export function renderHandEnd(el, frame, { wallet, onClose }) {
         class: "dialog handend-dialog",
         role: "dialog",
         "aria-labelledby": "mj-handend-title",
-        dataset: { hand: hand.id, myDelta: myDelta ?? "" },
+        dataset: { hand: hand.id, myDelta: myDelta ?? "", finished: finished ? "1" : "0" },
       },
       h("button", { type: "button", class: "dialog-close", "aria-label": t("close"), title: t("close"), onclick: onClose }, "×"),
       h("h2", { id: "mj-handend-title" }, `${t("hand_end")} · ${t("hand_no", { n: hand.number, total: frame.table.hands_total })}`),

@@ -33,3 +33,10 @@ export function clear(el, ...children) {
 export function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
+
+/** A value as a key to compare renders by: JSON with every object's keys sorted, so that the
+ *  same state gives the same key whether it came whole (a snapshot) or was patched together
+ *  from deltas (which add keys in another order). */
+export function stableKey(value) {
+  return JSON.stringify(value, (_, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+}

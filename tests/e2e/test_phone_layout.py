@@ -390,6 +390,42 @@ def probed_page(chromium: Any, errors: list[str]) -> Any:
     return page
 
 
+def test_the_result_screens_controls_are_not_lost_to_frames_between_press_and_release(
+    server: str, chromium: Any, errors: list[str]
+) -> None:
+    """The result screen stays open while frames keep coming (the next hand's countdown, a
+    seat's presence; here a resync's snapshot): its details' summary and its close button, held
+    down across such a frame, still answer."""
+    from playwright.sync_api import expect
+
+    context = phone_context(chromium, "en-US", *DESKTOP)
+    page = open_table(context, server, errors)
+    play_hand(page, False, WORDS["en-US"])
+    dialog = page.locator("#mj-handend .handend-dialog")
+    expect(dialog).to_be_visible()
+
+    def press_across_a_frame(target: Any) -> None:
+        box = target.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        frames = page.evaluate("window.__frames")
+        page.evaluate(RESYNC)
+        page.wait_for_function("(n) => window.__frames >= n", arg=frames + 1, timeout=5000)
+        page.wait_for_timeout(150)  # the frame rendered
+        page.mouse.up()
+
+    details = page.locator("#mj-details")
+    if details.get_attribute("open") is not None:
+        page.locator("#mj-details summary").click()
+    expect(details).not_to_have_attribute("open", "")
+    press_across_a_frame(page.locator("#mj-details summary"))
+    expect(details).to_have_attribute("open", "")
+    press_across_a_frame(page.locator("#mj-handend .dialog-close"))
+    expect(dialog).to_be_hidden()
+    context.close()
+
+
 def test_a_waiting_rooms_button_is_not_lost_to_frames_between_press_and_release(
     server: str, chromium: Any, errors: list[str]
 ) -> None:
