@@ -364,12 +364,13 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
 
     local = InProcessTimers(runtime().connected, runtime().steps)
     seen: dict[str, Any] = {}  # what the far deadline's scheduling read, quoted if it was not queued
+    far = ("hand", hand.pk + 10_000, 1)  # no hand of this test's: never the real one's key
 
     def schedule_far() -> None:
         at = timezone.now() + timedelta(seconds=30)
         seen.update(backend=timers.backend_name(), horizon=timers.commit_horizon(), upto=timers.local_upto())
         seen["ahead"] = (at - timezone.now()).total_seconds()
-        timers.schedule("hand", 99, 1, at)
+        timers.schedule(*far, at)
 
     async def run() -> None:
         local.bind(asyncio.get_running_loop(), sweep=False)
@@ -389,5 +390,5 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
     # hand's next deadline, which the long horizon queues too, before or after the long one.)
     sent = [args for args, _ in queued]
     assert sent.count(("hand", hand.pk, hand.seq)) == 1
-    assert ("hand", 99, 1) in sent, (sent, seen)
+    assert far in sent, (sent, seen)
     assert local._sweeper is None  # beat sweeps in the scaled mode, not the web process
