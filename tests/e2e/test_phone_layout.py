@@ -145,6 +145,21 @@ def wait_pond(page: Any, n: int) -> None:
     )
 
 
+def press_across_a_frame(page: Any, target: Any) -> None:
+    """Press the mouse on ``target``, let a frame arrive and render (a resync's snapshot), then
+    release: press and release are apart, which a tap cannot do."""
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    frames = page.evaluate("window.__frames")
+    page.evaluate(RESYNC)
+    page.wait_for_function("(n) => window.__frames >= n", arg=frames + 1, timeout=5000)
+    page.wait_for_timeout(150)  # the frame rendered
+    page.mouse.up()
+
+
 def check_countdown(page: Any) -> bool:
     """The prompt's countdown leads the prompt and touches no discarded tile."""
     found = page.evaluate(
@@ -345,24 +360,12 @@ def test_a_click_is_not_lost_to_frames_between_press_and_release(
     playable = page.locator("#mj-hand .tile.playable")
     expect(playable.first).to_be_visible(timeout=20_000)
 
-    def click_through_frames(target: Any) -> None:
-        target.scroll_into_view_if_needed()
-        box = target.bounding_box()
-        assert box is not None
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
-        frames = page.evaluate("window.__frames")
-        page.evaluate(RESYNC)
-        page.wait_for_function("(n) => window.__frames >= n", arg=frames + 1, timeout=5000)
-        page.wait_for_timeout(150)  # the frame rendered
-        page.mouse.up()
-
     before = own_pond(page)
     target = page.locator("#mj-hand .tile.drawn.playable")
     if not target.count():
         target = playable.last
     code = target.get_attribute("data-tile")
-    click_through_frames(target)
+    press_across_a_frame(page, target)
     if select_first:
         selected = page.locator("#mj-hand .tile.selected")
         expect(selected).to_have_count(1)
@@ -374,7 +377,7 @@ def test_a_click_is_not_lost_to_frames_between_press_and_release(
         page.wait_for_timeout(150)
         expect(selected).to_have_count(1)
         assert own_pond(page) == before
-        click_through_frames(selected)
+        press_across_a_frame(page, selected)
     wait_pond(page, before + 1)
     assert page.locator("#mj-stage .pond-bottom .tile").last.get_attribute("data-tile") == code
     context.close()
@@ -404,24 +407,13 @@ def test_the_result_screens_controls_are_not_lost_to_frames_between_press_and_re
     dialog = page.locator("#mj-handend .handend-dialog")
     expect(dialog).to_be_visible()
 
-    def press_across_a_frame(target: Any) -> None:
-        box = target.bounding_box()
-        assert box is not None
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
-        frames = page.evaluate("window.__frames")
-        page.evaluate(RESYNC)
-        page.wait_for_function("(n) => window.__frames >= n", arg=frames + 1, timeout=5000)
-        page.wait_for_timeout(150)  # the frame rendered
-        page.mouse.up()
-
     details = page.locator("#mj-details")
     if details.get_attribute("open") is not None:
         page.locator("#mj-details summary").click()
     expect(details).not_to_have_attribute("open", "")
-    press_across_a_frame(page.locator("#mj-details summary"))
+    press_across_a_frame(page, page.locator("#mj-details summary"))
     expect(details).to_have_attribute("open", "")
-    press_across_a_frame(page.locator("#mj-handend .dialog-close"))
+    press_across_a_frame(page, page.locator("#mj-handend .dialog-close"))
     expect(dialog).to_be_hidden()
     context.close()
 
