@@ -187,7 +187,9 @@ class HandAction(models.Model):
     writer of the same step.
     """
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the unique (hand, seq, index) below leads with the hand and serves every
+    # lookup by hand; a second index only cost each step's INSERT another b-tree page.
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()  # the command that applied it (as HandEvent.seq)
     index = models.PositiveSmallIntegerField()  # order within the command
     action = models.JSONField()  # Action.to_json(): seat wind, verb, tiles in notation

@@ -778,10 +778,14 @@ class Hand:
         """What ``seat`` may know (``None``: the public view, no concealed tile)."""
         return self.views([seat])[seat]
 
-    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    def views(
+        self, seats: Iterable[int | None], legal: Mapping[int, list[Action]] | None = None
+    ) -> dict[int | None, dict[str, Any]]:
         """:meth:`view` for several readers at once (the fan-out renders five per step): what
         everyone may see is built once and shared between the views (treat them as read-only);
-        each seat's own player entry, claim window and legal actions are its own."""
+        each seat's own player entry, claim window and legal actions are its own.  ``legal``:
+        every seat's legal actions now, when the caller has them (the driver's ``Turn.legal``,
+        which a step computed already: a seat it leaves out has none)."""
         public_players = [self._player_view(i, own=False) for i in range(len(self.players))]
         common: dict[str, Any] = {
             "variant": self.variant.key,
@@ -818,7 +822,11 @@ class Hand:
                 "seat": seat_name(seat) if seat is not None else None,
                 "players": players,
                 "window": window,
-                "legal_actions": [a.to_json() for a in self.legal_actions(seat)] if seat is not None else [],
+                "legal_actions": [
+                    a.to_json() for a in (legal.get(seat, ()) if legal is not None else self.legal_actions(seat))
+                ]
+                if seat is not None
+                else [],
                 "held_back": self.held_back(seat) if seat is not None else {},
             }
         return out

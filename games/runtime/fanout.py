@@ -7,10 +7,11 @@ Groups: ``table.<id>.seat.<chair>`` for the seated player's sockets and
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import SEATS
+from games.engine import SEATS, Action
 from games.engine import Hand as EngineHand
 from games.models import Hand, Seat, Table
 from games.records import disclosure
@@ -19,7 +20,7 @@ from games.wire import fastjson
 from games.wire.deltas import Comparisons, make_delta, state_of
 from games.wire.frame_cache import Received
 from games.wire.frames import Snapshot
-from games.wire.protocol import hand_info, seat_list, table_info
+from games.wire.protocol import hand_common, hand_info, seat_list, table_info
 from games.wire.spectating import delay_seconds as spectator_delay
 from games.wire.spectating import recent_watcher_count
 
@@ -71,14 +72,21 @@ class StepFrames:
             runtime().last_states.remember(group, self.hand_id, self.seq, state)
 
 
-def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[Any]) -> StepFrames:
+def hand_frames(
+    row: Hand,
+    engine: EngineHand,
+    seats: list[Seat],
+    events: list[Any],
+    legal: Mapping[int, list[Action]] | None = None,
+) -> StepFrames:
     """One frame per reader, rendered inside the transaction from the state just saved.
 
     Protocol v2 (docs/protocol.md, games.wire.deltas): when this process rendered the previous step
     for a reader group, the frame is a ``delta`` from that state; otherwise a whole ``update``
     (the reader's snapshot with the step's ``seq`` and events).  What every reader gets alike —
     the table, the seats, everything public in the engine's view — is rendered once per step,
-    not once per reader (docs/performance.md)."""
+    not once per reader (docs/performance.md).  ``legal``: every seat's legal actions now, when
+    the step has them (its driver's ``Turn.legal``)."""
     table: Table = row.table
     watchers = recent_watcher_count(table.pk)
     about = table_info(table) | {"watchers": watchers}  # watchers: shown to the players
@@ -91,7 +99,8 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
     held = [s.position for s in seats if seat_holder(s) is not None]
     readers = [None, *held] if watchers > 0 else held
     engine_seats = {p: (row.engine_seat(p) if p is not None else None) for p in readers}
-    views = engine.views(engine_seats.values())
+    views = engine.views(engine_seats.values(), legal)
+    common = hand_common(row)
     # The step that ends a hand asks once whether its secrets may go out (a duplicate deal still
     # played at another table: not yet — games.records.disclosure); every other step has none to show.
     disclosed = disclosure.may_disclose(row) if engine.ended else True
@@ -102,7 +111,7 @@ def hand_frames(row: Hand, engine: EngineHand, seats: list[Seat], events: list[A
         # A withheld hand's points stay out of the watchers' match scores (its outcome is secret).
         public_about = public_about | {"scores": disclosure.scores_shown(table, about["scores"])}
     for position, reader in engine_seats.items():
-        hand = hand_info(row, engine, position, view=views[reader], disclosed=disclosed)
+        hand = hand_info(row, engine, position, view=views[reader], disclosed=disclosed, common=common)
         own_events = [e.for_seat(reader) for e in events]
         if not disclosed:
             own_events = disclosure.redact_events(own_events, SEATS[reader] if reader is not None else None)

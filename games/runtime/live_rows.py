@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 
+from games.runtime.prepared import fetch_all
+
 if TYPE_CHECKING:
     from games.models import Hand, Seat
 
@@ -105,28 +107,75 @@ class LiveRows:
 
 # The revisions, read under the same row locks as the full load (FOR UPDATE where the database
 # has row locks; SQLite's IMMEDIATE transactions hold the whole database's write lock instead).
-def _for_update() -> str:
-    return " FOR UPDATE" if connection.features.has_select_for_update else ""
+def _for_update(of: str = "") -> str:
+    if not connection.features.has_select_for_update:
+        return ""
+    return f" FOR UPDATE OF {of}" if of else " FOR UPDATE"
 
 
 def hand_revisions(hand_id: int) -> tuple[int, str, int] | None:
     """(the hand's revision, its seed, its table's revision), the two rows locked; None if there is
     no such hand."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT h.revision, h.seed, t.revision FROM games_hand h"
-            " INNER JOIN games_table t ON t.id = h.table_id WHERE h.id = %s" + _for_update(),
-            [hand_id],
-        )
-        found = cursor.fetchone()
-    return (int(found[0]), str(found[1]), int(found[2])) if found is not None else None
+    found = fetch_all(
+        connection,
+        "SELECT h.revision, h.seed, t.revision FROM games_hand h"
+        " INNER JOIN games_table t ON t.id = h.table_id WHERE h.id = %s" + _for_update(),
+        [hand_id],
+    )
+    return (int(found[0][0]), str(found[0][1]), int(found[0][2])) if found else None
 
 
 def seat_revisions(table_id: int) -> list[tuple[int, int, int | None]]:
     """Each seat's (id, revision, user id) in chair order, the seats locked."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT id, revision, user_id FROM games_seat WHERE table_id = %s ORDER BY position" + _for_update(),
-            [table_id],
-        )
-        return [(int(i), int(r), None if u is None else int(u)) for i, r, u in cursor.fetchall()]
+    rows = fetch_all(
+        connection,
+        "SELECT id, revision, user_id FROM games_seat WHERE table_id = %s ORDER BY position" + _for_update(),
+        [table_id],
+    )
+    return [(int(i), int(r), None if u is None else int(u)) for i, r, u in rows]
+
+
+# A person's automatic table settings as the step reads them: (auto-pass, auto-win, 摸切).
+Automatic = tuple[bool, bool, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class StepCheck:
+    """What a hand step reads in its first statement when it has the rows kept: the revisions of
+    the hand and its table (``hand``, as :func:`hand_revisions`) and of the seats (``seats``, as
+    :func:`seat_revisions`), and the seated users' automatic table settings that switch anything
+    on (``automatic``, by user id: games.services.presets) — three statements' reads in one."""
+
+    hand: tuple[int, str, int]
+    seats: list[tuple[int, int, int | None]]
+    automatic: dict[int, Automatic]
+
+
+def step_check(hand_id: int) -> StepCheck | None:
+    """The step's revisions and settings in one statement, the hand's, its table's and its seats'
+    rows locked in the locks' order (the hand with its table, then the seats in chair order: the
+    rows are sorted before they are locked).  The settings' rows are read, not locked, as
+    ``presets.load`` reads them.  None if there is no such hand (or, never in practice, no seat)."""
+    rows = fetch_all(
+        connection,
+        "SELECT h.revision, h.seed, t.revision, s.id, s.revision, s.user_id,"
+        " p.auto_pass_claims, p.auto_win, p.tsumogiri"
+        " FROM games_hand h INNER JOIN games_table t ON t.id = h.table_id"
+        " INNER JOIN games_seat s ON s.table_id = t.id"
+        " LEFT OUTER JOIN games_playertablesettings p ON p.user_id = s.user_id"
+        " WHERE h.id = %s ORDER BY s.position" + _for_update(of="h, t, s"),
+        [hand_id],
+    )
+    if not rows:
+        return None
+    first = rows[0]
+    automatic: dict[int, Automatic] = {}
+    for row in rows:
+        user_id, flags = row[5], (bool(row[6]), bool(row[7]), bool(row[8]))
+        if user_id is not None and any(flags):
+            automatic[int(user_id)] = flags
+    return StepCheck(
+        hand=(int(first[0]), str(first[1]), int(first[2])),
+        seats=[(int(r[3]), int(r[4]), None if r[5] is None else int(r[5])) for r in rows],
+        automatic=automatic,
+    )

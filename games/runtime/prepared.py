@@ -14,6 +14,14 @@ database thread and then only execute:
 - :class:`PreparedUpdate`: ``UPDATE … SET <fields> WHERE pk = %s`` for a fixed set of fields;
 - :class:`PreparedInsert`: a multi-row ``INSERT`` with the fields' ``pre_save`` (``auto_now_add``).
 
+On SQLite each statement goes to the driver's connection directly (:func:`fetch_all`,
+:func:`execute`): Django's cursor wrapper rewrote ``%s`` into ``?`` with a regular expression and
+took five wrapper calls per statement, several times what SQLite itself spends on the step's
+small statements.  Django's error translation and its broken-transaction check are kept, and the
+wrapper's path is taken whenever Django logs queries (``DEBUG``, a test's
+``CaptureQueriesContext``) or an ``execute_wrapper`` is installed, so both still see every
+statement.
+
 What they skip, on purpose: model signals (``pre_save``/``post_save`` are not sent; nothing
 listens for the models written here — add a receiver for them and you must go back to the ORM),
 and returning primary keys from inserts (the log rows are never read back in the step).
@@ -21,6 +29,7 @@ and returning primary keys from inserts (the log rows are never read back in the
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -38,6 +47,50 @@ M = TypeVar("M", bound=models.Model)
 # in order, as its parameters (checked when compiling).
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _PLACEHOLDERS = tuple(-7_340_000_000 - i for i in range(8))
+
+
+# Django's SQLite backend turns the "format" placeholders into the driver's "qmark" ones on every
+# statement (SQLiteCursorWrapper.convert_query, for a list of parameters); done once per SQL here.
+_FORMAT_PLACEHOLDER = re.compile(r"(?<!%)%s")
+_QMARK_SQL: dict[str, str] = {}
+
+
+def _qmark(sql: str) -> str:
+    found = _QMARK_SQL.get(sql)
+    if found is None:
+        found = _QMARK_SQL[sql] = _FORMAT_PLACEHOLDER.sub("?", sql).replace("%%", "%")
+    return found
+
+
+def _direct(connection: Any) -> bool:
+    """May this statement skip Django's cursor wrapper?  On SQLite, unless Django logs queries or
+    wraps their execution (then it must see each one)."""
+    return connection.vendor == "sqlite" and not connection.queries_logged and not connection.execute_wrappers
+
+
+def fetch_all(connection: Any, sql: str, params: Sequence[Any]) -> list[Any]:
+    """The rows of ``sql`` (``%s`` placeholders) run with ``params``: what
+    ``cursor.execute(sql, params); cursor.fetchall()`` gives, without the wrapper on SQLite."""
+    if _direct(connection):
+        connection.validate_no_broken_transaction()
+        connection.ensure_connection()
+        with connection.wrap_database_errors:
+            return connection.connection.execute(_qmark(sql), params).fetchall()  # type: ignore[no-any-return]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()  # type: ignore[no-any-return]
+
+
+def execute(connection: Any, sql: str, params: Sequence[Any]) -> int:
+    """Run a writing statement; answers the rows it changed (``cursor.rowcount``)."""
+    if _direct(connection):
+        connection.validate_no_broken_transaction()
+        connection.ensure_connection()
+        with connection.wrap_database_errors:
+            return int(connection.connection.execute(_qmark(sql), params).rowcount)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
 
 
 class _Compiled:
@@ -95,9 +148,7 @@ class PreparedSelect(Generic[M]):
         if compiled.for_update and connection.get_autocommit():
             # What the ORM checks on every run of a select_for_update() queryset.
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, args)
-            rows: Any = cursor.fetchall()
+        rows: Any = fetch_all(connection, compiled.sql, args)
         if compiled.converters:
             rows = compiled.compiler.apply_converters(rows, compiled.converters)
         start, end = compiled.start, compiled.end
@@ -204,10 +255,8 @@ class PreparedUpdate:
             sql = self._sql[using] = f"UPDATE {quote(self.table)} SET {assignments} WHERE {quote(self.pk_column)} = %s"
         prepare = self._prepare(connection)
         values = [prep(getattr(obj, f.attname), connection) for f, prep in zip(self.fields, prepare, strict=True)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [*values, obj.pk])
-            if cursor.rowcount != 1:
-                raise DatabaseError(f"{type(obj).__name__} {obj.pk}: the update did not affect exactly one row")
+        if execute(connection, sql, [*values, obj.pk]) != 1:
+            raise DatabaseError(f"{type(obj).__name__} {obj.pk}: the update did not affect exactly one row")
 
 
 class PreparedInsert:
@@ -256,5 +305,4 @@ class PreparedInsert:
             columns = ", ".join(quote(str(f.column)) for f in self.fields)
             row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
             sql = self._sql[key] = f"INSERT INTO {quote(self.table)} ({columns}) VALUES " + ", ".join([row] * count)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
+        execute(connection, sql, values)

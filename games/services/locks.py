@@ -24,6 +24,7 @@ lock (``games.services.reads``).  The queries run inside the caller's ``transact
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from games.models import Hand, Seat, Table
@@ -41,16 +42,33 @@ _HAND_LOCKED = PreparedSelect(
 _SEATS_LOCKED = PreparedSelect(lambda table_id: Seat.objects.select_for_update().filter(table_id=table_id))
 
 
-def lock_hand(hand_id: int) -> Hand:
+# The seats' revisions and the people's settings that a step's first statement read with its
+# hand's (live_rows.step_check), for the step's ``lock_step_seats`` on this thread: set by every
+# ``lock_hand(..., seats_next=True)`` (None when it did not read them), so what one step read is
+# never taken by another.
+_checked = threading.local()
+
+
+def lock_hand(hand_id: int, seats_next: bool = False) -> Hand:
     """A hand step's locks (order: 1 and 2): the hand's row and its table's (``row.table``).
     Raises ``Refused`` if there is no such hand.
 
     The rows this process kept after the hand's last step (games.runtime.live_rows) are used
-    when their revisions are still the database's, read under the same locks; else loaded."""
+    when their revisions are still the database's, read under the same locks; else loaded.
+    ``seats_next``: the caller goes on to :func:`lock_step_seats` (a command or a timer's step),
+    so the seats' revisions and the people's automatic settings are read (and the seats locked)
+    in the same statement as the hand's."""
     kept = runtime().rows.take_hand(hand_id)
+    _checked.hand_id, _checked.check = hand_id, None
     if kept is not None:
-        found_revisions = live_rows.hand_revisions(hand_id)
-        if runtime().rows.counted(found_revisions == (kept.hand_revision, kept.seed, kept.table_revision)):
+        expected = (kept.hand_revision, kept.seed, kept.table_revision)
+        if seats_next:
+            check = live_rows.step_check(hand_id)
+            _checked.check = check
+            hit = check is not None and check.hand == expected
+        else:
+            hit = live_rows.hand_revisions(hand_id) == expected
+        if runtime().rows.counted(hit):
             return kept.row
     found = _HAND_LOCKED(hand_id)
     if not found:
@@ -64,6 +82,26 @@ def lock_table(table_id: int) -> Table:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise Refused("no such table", "no_such_table") from None
+
+
+def lock_step_seats(row: Hand) -> tuple[list[Seat], dict[int, live_rows.Automatic] | None]:
+    """A hand step's seats (order: 3, after ``lock_hand(row.pk, seats_next=True)``), locked, in
+    chair order, and the seated people's automatic settings that switch anything on, by user id,
+    when the step's first statement read them (None: not read; games.services.presets reads them
+    on need)."""
+    check: live_rows.StepCheck | None = getattr(_checked, "check", None)
+    _checked.check = None
+    if check is None or getattr(_checked, "hand_id", None) != row.pk:
+        return lock_seats(row.table), None
+    table = row.table
+    kept = runtime().rows.take_seats(table.pk)
+    if kept is not None and runtime().rows.counted(check.seats == kept.revisions):
+        seats = kept.seats
+    else:
+        seats = _SEATS_LOCKED(table.pk)  # (locked already by the check: read afresh)
+    for seat in seats:
+        Seat.table.field.set_cached_value(seat, table)
+    return seats, check.automatic
 
 
 def lock_seats(table: Table, **only: Any) -> list[Seat]:

@@ -359,7 +359,7 @@ class HandStep:
         hand_id, seq, now = row.pk, row.seq, self.now
         _LOG_ACTIONS.rows([(hand_id, seq, i, a.to_json(), n, now) for i, (a, n) in enumerate(self.actions)])
         step_hold.hold_if_armed(row.table_id, hand_id, seq)  # tests only (CAISHEN_TEST_HOLD_STEP): else nothing
-        frames = fanout.hand_frames(row, self.engine, self.seats, self.events)
+        frames = fanout.hand_frames(row, self.engine, self.seats, self.events, self.turn().legal)
         readers = fanout.frame_readers(row.table_id, self.seats)
         # robust: the move is committed; a failing broker or layer afterwards must not skip the
         # other callbacks (clients resync on the gap; the sweepers catch lost timers and settlements).
@@ -419,16 +419,16 @@ def _snapshot_of(hand_id: int) -> tuple[dict[str, Any], int]:
 def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
     """A player's command on the hand at ``seq``.  Returns the new seq; raises Refused."""
     with transaction.atomic():
-        row = locks.lock_hand(hand_id)
+        row = locks.lock_hand(hand_id, seats_next=True)
         try:
-            seats, seat, engine_seat, action = _checked_command(row, user, command, seq)
+            seats, automatic, seat, engine_seat, action = _checked_command(row, user, command, seq)
         except Refused:
             # Refused before anything changed (a stale command races every timer's step): the
             # rows stay as they were, and so may what this process kept of them.
             runtime().rows.put_hand(row)
             raise
         engine = engine_for_step(row)
-        step = HandStep(row, engine, seats)
+        step = HandStep(row, engine, seats, _prefs=_people_prefs(automatic, seats))
         window = engine.window
         # An answer to a protected claim window is kept, not applied (claim protection).
         kept = step.protected_window() and window is not None and engine_seat in window.waiting_on()
@@ -461,8 +461,21 @@ def submit(hand_id: int, user: User, command: Any, seq: Any) -> int:
         return row.seq
 
 
-def _checked_command(row: Hand, user: User, command: Any, seq: Any) -> tuple[list[Seat], Seat, int, Action]:
-    """The seats (locked), the commanding seat, its engine seat and its parsed action, or
+def _people_prefs(
+    automatic: dict[int, tuple[bool, bool, bool]] | None, seats: list[Seat]
+) -> dict[int, PlayerTableSettings] | None:
+    """The people's automatic settings when the step read them with its revisions (HandStep.prefs
+    reads them on need otherwise)."""
+    if automatic is None:
+        return None
+    return presets.from_flags(automatic, (s.user_id for s in seats if not s.is_bot))
+
+
+def _checked_command(
+    row: Hand, user: User, command: Any, seq: Any
+) -> tuple[list[Seat], dict[int, tuple[bool, bool, bool]] | None, Seat, int, Action]:
+    """The seats (locked), the people's automatic settings if read with them
+    (``locks.lock_step_seats``), the commanding seat, its engine seat and its parsed action, or
     ``Refused`` before anything changed: the command's seq, the hand and the match still on,
     the user seated and not gone, the command well formed.  A refusal after the seats were
     locked keeps them in this process as they were (games.runtime.live_rows)."""
@@ -478,7 +491,7 @@ def _checked_command(row: Hand, user: User, command: Any, seq: Any) -> tuple[lis
         raise Refused("the hand is over", "hand_over")
     if row.table.status == Table.ABORTED:
         raise Refused("the match was stopped", "match_aborted")
-    seats = locks.lock_seats(row.table)
+    seats, automatic = locks.lock_step_seats(row)
     try:
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
@@ -493,7 +506,7 @@ def _checked_command(row: Hand, user: User, command: Any, seq: Any) -> tuple[lis
     except Refused:
         runtime().rows.put_seats(row.table_id, seats)
         raise
-    return seats, seat, engine_seat, action
+    return seats, automatic, seat, engine_seat, action
 
 
 def _forget_timeouts(seat: Seat) -> None:
@@ -538,8 +551,8 @@ def timed_out(row: Hand, now: datetime) -> None:
     games.services.wakes does): the answers a protected window kept are applied, bots answer,
     and every person still owing a decision takes its default (a timeout; two in a row put the
     seat on 托管), then play goes on until a person must decide."""
-    seats = locks.lock_seats(row.table)
-    step = HandStep(row, engine_for_step(row), seats, now=now)
+    seats, automatic = locks.lock_step_seats(row)
+    step = HandStep(row, engine_for_step(row), seats, now=now, _prefs=_people_prefs(automatic, seats))
     step.apply_recorded()  # a protected window's answers, kept until its deadline
     for engine_seat in step.pending():
         if step.engine.ended:

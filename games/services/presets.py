@@ -15,7 +15,7 @@ Taken by the server, not the page, so that they work under lag and keep claim pr
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from games.engine import DISCARD, WIN, Action, Turn
 from games.models import PlayerTableSettings
@@ -42,6 +42,24 @@ def load(user_ids: Iterable[int | None]) -> dict[int, PlayerTableSettings]:
         raise ValueError(f"the settings of at most {SEATS} users are read at once, not {len(ids)}")
     rows = _ROWS(*ids, *[NO_USER] * (SEATS - len(ids)))
     return {r.user_id: r for r in rows if r.auto_pass_claims or r.auto_win or r.tsumogiri}
+
+
+def from_flags(
+    flags: Mapping[int, tuple[bool, bool, bool]], user_ids: Iterable[int | None]
+) -> dict[int, PlayerTableSettings]:
+    """What :func:`load` answers for these users, from their (auto-pass, auto-win, 摸切) flags
+    read with the step's revisions (games.runtime.live_rows.step_check): no second query."""
+    out: dict[int, PlayerTableSettings] = {}
+    for user_id in user_ids:
+        if user_id is None:
+            continue
+        found = flags.get(user_id)
+        if found is not None and any(found):
+            auto_pass_claims, auto_win, tsumogiri = found
+            out[user_id] = PlayerTableSettings(
+                user_id=user_id, auto_pass_claims=auto_pass_claims, auto_win=auto_win, tsumogiri=tsumogiri
+            )
+    return out
 
 
 def immediate_action(t: Turn, seat: int, prefs: PlayerTableSettings | None) -> Action | None:

@@ -28,7 +28,7 @@ def wake(kind: str, obj_id: int, token: int) -> bool:
         return _wake_table(obj_id, token)
     with transaction.atomic():
         try:
-            row = locks.lock_hand(obj_id)
+            row = locks.lock_hand(obj_id, seats_next=True)
         except Refused:
             return False
         now = timezone.now()

@@ -7,6 +7,7 @@ table around it (names, chairs, winds, the clock) and never adds a tile.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
@@ -117,23 +118,46 @@ def pre_hand_info(table: Table) -> dict[str, Any] | None:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class HandCommon:
+    """What every reader's ``hand`` shows alike and :func:`hand_info` would work out per reader:
+    the chairs' winds and the clock.  The fan-out works it out once per step and shares it (one
+    object for every reader: its deltas compare it once)."""
+
+    winds: dict[str, str]
+    deadline: str | None
+    deadline_in_ms: int | None
+
+
+def hand_common(row: Hand) -> HandCommon:
+    deadline_ms = None
+    if row.deadline_at is not None:
+        deadline_ms = max(0, int((row.deadline_at - timezone.now()).total_seconds() * 1000))
+    return HandCommon(
+        winds={str(p): SEATS[row.engine_seat(p)] for p in range(4)},  # chair -> seat wind (E: the dealer)
+        deadline=row.deadline_at.isoformat() if row.deadline_at else None,
+        deadline_in_ms=deadline_ms,
+    )
+
+
 def hand_info(
     row: Hand,
     engine: EngineHand | None,
     position: int | None,
     view: dict[str, Any] | None = None,
     disclosed: bool | None = None,
+    common: HandCommon | None = None,
 ) -> dict[str, Any]:
     """``view``: the engine's view for this reader when the caller rendered it already
     (the fan-out renders every reader's at once: ``Hand.views``; spectators' is cached).
     ``disclosed``: the caller's :func:`games.records.disclosure.may_disclose` verdict for a finished
-    hand, asked here when not given.  A finished hand whose secrets are withheld (a duplicate
+    hand, asked here when not given.  ``common``: :func:`hand_common` of the row, when the caller
+    renders several readers.  A finished hand whose secrets are withheld (a duplicate
     deal still played elsewhere) loses its seed; a seated player keeps only their own and the
     winner's revealed hand, a watcher sees nothing of the outcome (``disclosure.redact_view``)."""
     engine_seat = row.engine_seat(position) if position is not None else None
-    deadline_ms = None
-    if row.deadline_at is not None:
-        deadline_ms = max(0, int((row.deadline_at - timezone.now()).total_seconds() * 1000))
+    if common is None:
+        common = hand_common(row)
     if view is None:
         assert engine is not None, "hand_info needs the engine or the view"
         view = engine.view(engine_seat)
@@ -150,13 +174,12 @@ def hand_info(
         "seq": row.seq,
         "status": row.status,
         "dealer_position": row.dealer_position,
-        # chair -> seat wind this hand (E is the dealer)
-        "winds": {str(p): SEATS[row.engine_seat(p)] for p in range(4)},
+        "winds": common.winds,  # chair -> seat wind this hand (E is the dealer)
         "seed_hash": row.seed_hash,
         "seed": row.seed if finished and withheld is None else None,
         "withheld": withheld,  # why the seed (and for watchers the revealed hands) is not shown
-        "deadline": row.deadline_at.isoformat() if row.deadline_at else None,
-        "deadline_in_ms": deadline_ms,
+        "deadline": common.deadline,
+        "deadline_in_ms": common.deadline_in_ms,
         "view": shown,
         # (a watcher of a withheld hand learns only that it is over: not what it moved)
         "deltas": row.deltas if finished and (withheld is None or position is not None) else None,

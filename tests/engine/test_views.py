@@ -15,6 +15,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.engine.driver import turn
 from games.engine.tiles import format_tiles
 from games.engine.variants import get_variant
 from tests.engine.test_properties import PROPS, bot_mixes, rng_seeds, seeds, steps, variant_keys
@@ -26,6 +27,8 @@ def check_views(hand) -> None:  # type: ignore[no-untyped-def]
     one_by_one = {r: copy.deepcopy(hand.view(r)) for r in READERS}
     batch = hand.views(READERS)
     assert batch == one_by_one
+    # A step hands the views the legal actions its driver computed: the same views.
+    assert hand.views(READERS, legal=turn(hand).legal) == one_by_one
     waiting = set(hand.window.waiting_on()) if hand.window is not None else set()
     for reader, view in batch.items():
         for i, entry in enumerate(view["players"]):

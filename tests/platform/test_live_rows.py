@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
 from games.engine.tiles import tile_str
-from games.models import Hand, Seat, Table
+from games.models import Hand, PlayerTableSettings, Seat, Table
 from games.runtime.process import runtime
-from games.services import locks
+from games.services import locks, presets
 from games.services.common import Refused
 from tests.platform.live_helpers import started
 
@@ -203,3 +204,44 @@ def test_nobody_at_all_is_no_such_hand() -> None:
     User.objects.create_user("nobody")
     with transaction.atomic(), pytest.raises(Refused):
         locks.lock_hand(987_654)
+
+
+def test_a_step_reads_its_seats_and_the_peoples_settings_with_its_hand_in_one_statement() -> None:
+    """With the rows kept, a step's first statement reads the seats' revisions and the people's
+    automatic settings too — the settings as they are now, like a read of their own."""
+    table, hand, users = started("k1")
+    one_step(hand, users)
+    hand.refresh_from_db()
+    PlayerTableSettings.objects.create(user=users[1], auto_win=True)
+    PlayerTableSettings.objects.create(user=users[2], tsumogiri=True, sound=False)
+    PlayerTableSettings.objects.create(user=users[3], sound=False)  # nothing automatic
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        row = locks.lock_hand(hand.pk, seats_next=True)
+        seats, automatic = locks.lock_step_seats(row)
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert [s.pk for s in seats] == list(
+        Seat.objects.filter(table=table).order_by("position").values_list("pk", flat=True)
+    )
+    assert automatic is not None
+    read = presets.from_flags(automatic, [u.pk for u in users])
+    loaded = presets.load(u.pk for u in users)
+    assert set(read) == set(loaded) == {users[1].pk, users[2].pk}
+    for user_id, settings_row in loaded.items():
+        assert [getattr(read[user_id], f) for f in presets.AUTOMATIC_FIELDS] == [
+            getattr(settings_row, f) for f in presets.AUTOMATIC_FIELDS
+        ]
+
+
+def test_seats_read_by_one_transactions_check_are_never_taken_by_another() -> None:
+    """A step that ended before it locked its seats (a finished hand's wake-up, a stale command)
+    leaves its check unread: a later step of the same hand reads the seats afresh."""
+    table, hand, users = started("k2")
+    one_step(hand, users)
+    hand.refresh_from_db()
+    with transaction.atomic():
+        locks.lock_hand(hand.pk, seats_next=True)  # and no lock_step_seats
+    Seat.objects.filter(table=table, position=2).update(auto_play=True)
+    with transaction.atomic():
+        row = locks.lock_hand(hand.pk)
+        seats, automatic = locks.lock_step_seats(row)
+    assert seats[2].auto_play and automatic is None

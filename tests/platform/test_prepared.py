@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -133,6 +133,30 @@ def test_a_prepared_insert_keeps_the_constraints() -> None:
     with pytest.raises(DatabaseError), transaction.atomic():
         insert([HandEvent(hand=hand, seq=950, index=0, kind="again", event={})])
     assert list(HandEvent.objects.filter(hand=hand, seq=950).values_list("kind", flat=True)) == ["a"]
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the direct path is SQLite's")
+def test_statements_sent_past_djangos_cursor_keep_its_errors_and_its_broken_transaction_check() -> None:
+    """On SQLite the prepared statements go to the driver directly (no query logging here, none
+    wrapped), yet a constraint still raises Django's IntegrityError, and a block marked for
+    rollback refuses every further statement, as through Django's cursor."""
+    from games.runtime import prepared
+
+    assert prepared._direct(connection), "the test must run the direct path"
+    table, hand, _ = started()
+    insert = PreparedInsert(HandAction)
+    row = [hand.pk, 951, 0, {"seat": 0, "kind": "pass"}, 1, timezone.now()]
+    insert.rows([row])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert.rows([row])
+    with transaction.atomic():
+        with pytest.raises(IntegrityError), transaction.atomic():  # a savepoint, rolled back
+            insert.rows([row])
+        assert HAND_WITH_TABLE(hand.pk)[0].seq == hand.seq  # the outer block goes on
+    with pytest.raises(TransactionManagementError), transaction.atomic():
+        transaction.set_rollback(True)  # a block marked broken (as the ORM marks one on its errors)
+        HAND_WITH_TABLE(hand.pk)
+    assert HandAction.objects.filter(hand=hand, seq=951).count() == 1
 
 
 def test_plain_rows_insert_what_instances_would() -> None:
