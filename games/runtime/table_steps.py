@@ -16,9 +16,10 @@ import itertools
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-from channels.db import database_sync_to_async
+from asgiref.sync import SyncToAsync
+from django.db import close_old_connections
 
 from games.runtime import dbqueue
 
@@ -38,6 +39,20 @@ class StepReading:
     def running(self) -> bool:
         """Does this process serve a table now (a step within the window, or one waiting)?"""
         return self.finished > 0 or self.waiting > 0
+
+
+class StepToThread(SyncToAsync):
+    """Channels' ``database_sync_to_async`` with the connection checked once per call, before it.
+
+    Channels checks the thread's connections before and after every call
+    (``close_old_connections``: a transaction left open, an error, the connection's age); every
+    call on the database thread checks before it runs, so the check after a step only repeats
+    the next call's.  Through asgiref's connection registry a check cost about as much as the
+    step's own UPDATE (docs/performance.md)."""
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        return super().thread_handler(loop, *args, **kwargs)
 
 
 class TableSteps:
@@ -69,10 +84,10 @@ class TableSteps:
         self.total += 1
 
     def timed(self, fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-        """``database_sync_to_async(fn)``, each call timed as a table step and queued in the
+        """``database_sync_to_async(fn)`` (:class:`StepToThread`), each call timed as a table step and queued in the
         database thread's table-step lane, ahead of reads (games/runtime/dbqueue.py).  Use it for
         the steps of running tables only — not for reads, pages or new tables."""
-        on_thread = database_sync_to_async(fn)
+        on_thread = StepToThread(fn)
 
         async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
             token = self.begin()
