@@ -26,12 +26,30 @@ GAME_FIELDS = ("table", "hand", "seat", "seq")
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}
 
 
+# A record's attribute names -> (its game fields' names, all its extra fields' names): the records
+# of one call site share their names, and the table writes one line per step.
+_EXTRA_NAMES: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _extra_names(attributes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    found = _EXTRA_NAMES.get(attributes)
+    if found is None:
+        games = tuple(name for name in GAME_FIELDS if name in attributes)
+        extras = tuple(name for name in attributes if name not in _STANDARD and not name.startswith("_"))
+        found = (games, extras)
+        if len(_EXTRA_NAMES) < 1024:  # (call sites are few; never let odd records grow it)
+            _EXTRA_NAMES[attributes] = found
+    return found
+
+
 def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
-    """The ``extra`` fields of a record, game fields first."""
-    fields = {name: getattr(record, name) for name in GAME_FIELDS if getattr(record, name, None) is not None}
-    for name, value in vars(record).items():
-        if name not in _STANDARD and name not in fields and not name.startswith("_"):
-            fields[name] = value
+    """The ``extra`` fields of a record, game fields first (a game field only when it is set)."""
+    attributes = record.__dict__
+    games, extras = _extra_names(tuple(attributes))
+    fields = {name: value for name in games if (value := attributes[name]) is not None}
+    for name in extras:
+        if name not in fields:
+            fields[name] = attributes[name]
     return fields
 
 
@@ -95,11 +113,18 @@ class KeyValueFormatter(logging.Formatter):
         return f"{self._second_text},{int(record.msecs):03d}"  # logging's default_msec_format
 
     def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
+        if record.exc_info or record.exc_text or record.stack_info:
+            text = super().format(record)
+        else:
+            # What Formatter.format gives for this format without a traceback, without its
+            # style machinery (the table writes a line per step).
+            record.message = record.getMessage()
+            record.asctime = self.formatTime(record)
+            text = f"{record.asctime} {record.levelname} {record.name}: {record.message}"
         fields = extra_fields(record)
         if not fields:
             return text
-        pairs = " ".join(f"{name}={_pair_value(value)}" for name, value in fields.items())
+        pairs = " ".join([f"{name}={_pair_value(value)}" for name, value in fields.items()])
         head, newline, rest = text.partition("\n")  # keep a traceback below the fields
         return f"{head} {pairs}{newline}{rest}"
 

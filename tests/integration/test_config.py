@@ -183,6 +183,22 @@ def test_plain_lines_are_logging_s_own_time_and_json_values_whatever_the_value_a
             assert formatter.format(entry) == expected
 
 
+def test_plain_lines_put_game_fields_first_an_unset_one_in_its_place_and_a_traceback_below() -> None:
+    formatter = KeyValueFormatter()
+    for _ in range(2):  # the second record of the same shape takes the remembered names
+        assert formatter.format(record(do="discard", seq=4, seat=None, table=7)).endswith(
+            'hand step table=7 seq=4 do="discard" seat=null'
+        )
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        failed = logging.LogRecord("caishen.table", logging.ERROR, __file__, 1, "step failed", None, sys.exc_info())
+    failed.table = 7
+    head, _, rest = formatter.format(failed).partition("\n")
+    assert head.endswith("ERROR caishen.table: step failed table=7")
+    assert rest.startswith("Traceback") and rest.endswith("ValueError: boom")
+
+
 def test_a_service_logs_its_game_fields(caplog: pytest.LogCaptureFixture) -> None:
     logging.getLogger("caishen.table").info("hand step", extra={"table": 1, "hand": 2, "seq": 3})
     assert "table=1 hand=2 seq=3" in KeyValueFormatter().format(caplog.records[-1])
