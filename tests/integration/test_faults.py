@@ -121,7 +121,7 @@ def test_the_same_command_sent_twice_at_once_applies_once(topology: Any) -> None
 
 
 def test_a_killed_worker_leaves_deadlines_to_the_sweeper(topology: Any) -> None:
-    table = topology.manage(ALL_BOTS.format(name="it_bots_owner", hands=4))
+    table = topology.manage(ALL_BOTS.format(name="it_bots_owner", hands=8))
     state = lambda: topology.manage(HAND_STATE.format(table=table))  # noqa: E731
     first = _wait(lambda: (s := state())["hand"] and s["seq"] > 2 and s, 30, "the bots to play")
     worker = topology.processes["worker"]
@@ -129,9 +129,10 @@ def test_a_killed_worker_leaves_deadlines_to_the_sweeper(topology: Any) -> None:
     worker.stop()
     try:
         stalled = state()
-        # The match still playing when the worker went (four hands of bots at 50 ms a step: one
-        # hand was over before a loaded machine's next look), else "nothing moves" below would
-        # hold vacuously; between two hands the next deal is a deadline the worker owes too.
+        # The match still playing when the worker went (eight hands of bots at 50 ms a step: with
+        # four, a loaded machine's looks — each a manage.py process — once came so slowly that
+        # the match was over by the next), else "nothing moves" below would hold vacuously;
+        # between two hands the next deal is a deadline the worker owes too.
         assert stalled["status"] == "playing", stalled
         time.sleep(1.5)  # deadlines (50 ms apart) pass with no worker: nothing may move
         after = state()
@@ -139,7 +140,7 @@ def test_a_killed_worker_leaves_deadlines_to_the_sweeper(topology: Any) -> None:
         assert (stalled["hand"], stalled["seq"]) >= (first["hand"], first["seq"])
     finally:
         worker.start()
-    final = _wait(lambda: (s := state())["status"] == "finished" and s["settled"] and s, 60, "the match to end")
+    final = _wait(lambda: (s := state())["status"] == "finished" and s["settled"] and s, 120, "the match to end")
     assert final["steps"] == final["distinct_steps"]  # no step logged twice
     assert final["settled"]  # (bots play for the house: its ledger nets to no row)
     topology.wait_healthy()
