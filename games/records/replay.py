@@ -216,6 +216,10 @@ def _event_log(row: Hand, recorded: tuple[dict[str, Any], list[Any]]) -> list[tu
         return rebuild.event_log(row, recorded)
     except rebuild.RecordBroken as exc:
         raise NotReplayable(str(exc)) from None
+    except (ValueError, KeyError, IndexError) as exc:
+        # The recorded actions do not apply to the recorded deal: the record was altered after
+        # the fact (verify_hand names the cause).  An answer, never a 500.
+        raise NotReplayable(f"the recorded actions do not replay from the recorded deal ({exc})") from None
 
 
 def export_text(row: Hand, *, with_analysis: bool = True) -> str:
@@ -428,6 +432,24 @@ def viewer_frames(text: str, analysis: dict[str, Any] | None = None) -> dict[str
     return {"header": header, "frames": frames, "summary": analysis["summary"]}
 
 
+def _deal_not_from_seed(row: Hand) -> str | None:
+    """Why the hand's recorded deal is not what its seed deals, if it is not (a record whose
+    actions no longer replay was most likely altered there: say so, as :func:`loads` would)."""
+    if not row.seed:
+        return None
+    try:
+        initial, _ = _recorded(row)
+        engine = _new_engine(initial)
+        dealt = get_variant(str(initial["variant"])).new_hand(
+            initial["options"], initial["context"], seed=str(row.seed), open_empty_windows=engine.open_empty_windows
+        )
+    except (NotReplayable, KeyError, TypeError, ValueError):
+        return None
+    if _plain(dealt.to_json()) != _plain(current_snapshot(initial)):
+        return "the seed does not deal the hands and wall of the initial snapshot"
+    return None
+
+
 def verify_hand(row: Hand) -> dict[str, Any]:
     """Re-derive a finished hand's wall from its revealed seed and replay its log through the engine.
 
@@ -438,8 +460,10 @@ def verify_hand(row: Hand) -> dict[str, Any]:
     """
     try:
         replay = loads(export_text(row, with_analysis=False))
-    except NotReplayable as exc:
+    except Withheld as exc:
         return {"hand": row.pk, "ok": False, "line": None, "reason": str(exc)}
+    except NotReplayable as exc:
+        return {"hand": row.pk, "ok": False, "line": None, "reason": _deal_not_from_seed(row) or str(exc)}
     except ReplayError as exc:
         return {"hand": row.pk, "ok": False, "line": exc.line, "reason": exc.reason}
     header = replay.header

@@ -64,6 +64,20 @@ def test_a_tampered_wall_is_caught() -> None:
         call_command("verify_hand", str(hand.pk), stdout=StringIO())
 
 
+def test_a_wall_altered_where_it_was_drawn_is_caught_not_a_server_error() -> None:
+    """The recorded actions no longer replay from the altered deal (a discard of a tile the hand
+    never drew): the check answers that the seed does not deal it, never a 500."""
+    hand = finished_hand()
+    start = HandStart.objects.get(hand=hand)
+    snapshot = start.snapshot
+    snapshot["wall"]["tiles"].reverse()  # every draw now differs
+    HandStart.objects.filter(pk=start.pk).update(snapshot=snapshot)
+    response = APIClient().get(f"/api/hands/{hand.pk}/verify/")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ok"] is False and "seed" in body["reason"]
+
+
 def test_a_running_hand_is_not_verified_yet() -> None:
     owner = get_user_model().objects.create_user("o2", password="pw-123456")
     table = services.create_table(owner, "zhejiang_caishen", {})
