@@ -58,6 +58,7 @@ MAX_LINE = 2_000_000
 # The analysis of a finished hand never changes: cached (a long hand takes about a second).
 # The version changes whenever the analysis' JSON or its judgement does.
 ANALYSIS_VERSION = 1
+NOT_FROM_SEED = "the seed does not deal the hands and wall of the initial snapshot"
 ANALYSIS_CACHE_SECONDS = 7 * 24 * 3600
 
 
@@ -265,17 +266,14 @@ def _start(header: dict[str, Any]) -> EngineHand:
     if seed:
         if seed_commitment(str(seed)) != seed_hash:
             raise ReplayError(1, "the seed does not match its hash")
-        rules = get_variant(str(header["variant"]))
         try:
-            dealt = rules.new_hand(
-                header["options"], header["context"], seed=str(seed), open_empty_windows=engine.open_empty_windows
-            )
+            from_seed = _dealt_from_seed(header, initial, engine, str(seed))
         except (KeyError, TypeError, ValueError) as exc:  # OptionsError is a ValueError
             # The options were compared with the snapshot's by value, where 0 == false: an option
             # the rule set refuses can get this far, and must not escape as a 500.
             raise ReplayError(1, f"the header's options or context are not valid ({exc})") from None
-        if _plain(dealt.to_json()) != _plain(current_snapshot(initial)):
-            raise ReplayError(1, "the seed does not deal the hands and wall of the initial snapshot")
+        if not from_seed:
+            raise ReplayError(1, NOT_FROM_SEED)
     for key, value in _dealt(engine).items():
         if _plain(header.get(key)) != _plain(value):
             raise ReplayError(1, f"the header's {key} differs from its initial snapshot")
@@ -439,15 +437,20 @@ def _deal_not_from_seed(row: Hand) -> str | None:
         return None
     try:
         initial, _ = _recorded(row)
-        engine = _new_engine(initial)
-        dealt = get_variant(str(initial["variant"])).new_hand(
-            initial["options"], initial["context"], seed=str(row.seed), open_empty_windows=engine.open_empty_windows
-        )
+        from_seed = _dealt_from_seed(initial, initial, _new_engine(initial), str(row.seed))
     except (NotReplayable, KeyError, TypeError, ValueError):
         return None
-    if _plain(dealt.to_json()) != _plain(current_snapshot(initial)):
-        return "the seed does not deal the hands and wall of the initial snapshot"
-    return None
+    return None if from_seed else NOT_FROM_SEED
+
+
+def _dealt_from_seed(deal: dict[str, Any], initial: dict[str, Any], engine: EngineHand, seed: str) -> bool:
+    """Whether ``seed``, dealt with ``deal``'s rule set, options and context, deals exactly the
+    hands and wall of the ``initial`` snapshot (``engine``: that snapshot as dealt).  Raises what
+    the rule set raises for options or a context it refuses."""
+    dealt = get_variant(str(deal["variant"])).new_hand(
+        deal["options"], deal["context"], seed=seed, open_empty_windows=engine.open_empty_windows
+    )
+    return bool(_plain(dealt.to_json()) == _plain(current_snapshot(initial)))
 
 
 def verify_hand(row: Hand) -> dict[str, Any]:
