@@ -10,6 +10,7 @@ never owns state: a stale or early wake-up changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -40,6 +41,7 @@ from games.engine import Hand as EngineHand
 from games.models import Hand, HandAction, PlayerTableSettings, Seat, Table
 from games.records import rebuild
 from games.runtime import fanout, timers
+from games.runtime.after_commit import on_commit_each
 from games.runtime.prepared import PreparedInsert, PreparedSelect, PreparedUpdate
 from games.runtime.process import runtime
 from games.services import grace, locks, presets, settlement, step_hold
@@ -363,15 +365,18 @@ class HandStep:
         readers = fanout.frame_readers(row.table_id, self.seats)
         # robust: the move is committed; a failing broker or layer afterwards must not skip the
         # other callbacks (clients resync on the gap; the sweepers catch lost timers and settlements).
-        engine, seq = self.engine, row.seq
-        transaction.on_commit(lambda: fanout.send_hand_frames(row.table_id, frames, readers), robust=True)
-        transaction.on_commit(lambda: runtime().engines.put(row.pk, seq, row.seed, engine), robust=True)
-        transaction.on_commit(lambda: runtime().positions.record(row.table_id, row.pk, seq), robust=True)
+        engine, seq, seats, deadline = self.engine, row.seq, self.seats, row.deadline_at
+        after: list[Callable[[], object]] = [
+            lambda: fanout.send_hand_frames(row.table_id, frames, readers),
+            lambda: runtime().engines.put(row.pk, seq, row.seed, engine),
+            lambda: runtime().positions.record(row.table_id, row.pk, seq),
+        ]
         if row.status == Hand.PLAYING:
-            seats = self.seats
-            transaction.on_commit(lambda: runtime().rows.put(row, seats), robust=True)
-        if row.deadline_at is not None:
-            timers.schedule_on_commit("hand", row.pk, row.seq, row.deadline_at)
+            after.append(lambda: runtime().rows.put(row, seats))
+        if deadline is not None:
+            # (a broker that is down is logged; the sweeper finds the deadline on the row)
+            after.append(lambda: timers.schedule("hand", row.pk, seq, deadline))
+        on_commit_each(after)
         if not logged_by_caller:
             log.info(
                 "hand step",

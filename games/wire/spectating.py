@@ -47,42 +47,68 @@ def watcher_count(table_id: int) -> int:
     return max(0, int(cache.get(WATCHER_KEY.format(table_id), 0)))
 
 
-_recent: dict[int, tuple[float, int]] = {}
+_recent: dict[int, tuple[float, int, int]] = {}  # table -> (read at, count, its generation then)
+_generation: dict[int, int] = {}  # table -> joins and leaves seen by this process
 
 
-def recent_watcher_count(table_id: int, max_age: float = 1.0) -> int:
+def recent_watcher_count(table_id: int, max_age: float | None = None) -> int:
     """The watcher count as of at most ``max_age`` seconds ago: every step's frames show it,
-    and in the scaled mode each read is a Redis round trip on the database thread."""
+    and in the scaled mode each read is a Redis round trip on the database thread.
+
+    A join or a leave in this process forgets the table's count at once (its generation moves
+    on, so a read that raced it is not kept).  With a cache of this process's own (the embedded
+    mode) no other process changes the count, so a count is kept much longer: the steps of a
+    table without watchers then read nothing at all."""
+    if max_age is None:
+        max_age = 1.0 if _counts_shared() else 60.0
     now = time.monotonic()
+    generation = _generation.get(table_id, 0)
     hit = _recent.get(table_id)
-    if hit is not None and now - hit[0] < max_age:
+    if hit is not None and hit[2] == generation and now - hit[0] < max_age:
         return hit[1]
     count = watcher_count(table_id)
     if len(_recent) > 10000:
         _recent.clear()
-    _recent[table_id] = (now, count)
+    _recent[table_id] = (now, count, generation)
     return count
+
+
+def _counts_shared() -> bool:
+    """Whether other processes change the counts too (any cache but Django's per-process one)."""
+    backend: str = settings.CACHES["default"]["BACKEND"]
+    return not backend.endswith("LocMemCache")
 
 
 def forget_watcher_counts() -> None:
     _recent.clear()
+    _generation.clear()
+
+
+def _moved(table_id: int) -> None:
+    """After the count changed: a read that saw the old count carries the old generation."""
+    if len(_generation) > 10000:
+        _generation.clear()
+        _recent.clear()  # (a kept count's generation could otherwise match again)
+    _generation[table_id] = _generation.get(table_id, 0) + 1
+    _recent.pop(table_id, None)
 
 
 def watcher_joined(table_id: int) -> int:
-    _recent.pop(table_id, None)
     key = WATCHER_KEY.format(table_id)
     cache.add(key, 0, timeout=None)
-    return int(cache.incr(key))
+    value = int(cache.incr(key))
+    _moved(table_id)
+    return value
 
 
 def watcher_left(table_id: int) -> int:
-    _recent.pop(table_id, None)
     key = WATCHER_KEY.format(table_id)
     cache.add(key, 0, timeout=None)
     value = int(cache.decr(key))
     if value < 0:
         cache.set(key, 0, timeout=None)
         value = 0
+    _moved(table_id)
     return value
 
 

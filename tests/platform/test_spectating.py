@@ -218,6 +218,43 @@ def test_the_watcher_count_never_goes_negative() -> None:
     assert database_sync_to_async is not None
 
 
+def test_a_tables_watcher_count_is_read_once_until_a_watcher_comes_or_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the embedded mode's per-process cache nobody else changes the count: every step's
+    frames show it, and only this process's joins and leaves make it read again."""
+    spectating.forget_watcher_counts()
+    reads: list[int] = []
+    real = spectating.watcher_count
+    monkeypatch.setattr(spectating, "watcher_count", lambda t: reads.append(t) or real(t))
+    now = time.monotonic()
+    monkeypatch.setattr(spectating.time, "monotonic", lambda: now)
+    assert spectating.recent_watcher_count(777) == 0
+    now += 5.0  # a table's steps come seconds apart
+    assert spectating.recent_watcher_count(777) == 0
+    assert reads == [777]
+    spectating.watcher_joined(777)
+    assert spectating.recent_watcher_count(777) == 1
+    spectating.watcher_left(777)
+    assert spectating.recent_watcher_count(777) == 0
+    assert reads == [777, 777, 777]
+
+
+def test_a_watcher_count_read_while_a_watcher_joins_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step's thread read the count just before a join changed it: that old count must not
+    stand until it ages out (it would keep the watchers' frames unrendered)."""
+    spectating.forget_watcher_counts()
+    real = spectating.watcher_count
+
+    def read_then_someone_joins(table_id: int) -> int:
+        count = real(table_id)
+        spectating.watcher_joined(table_id)
+        return count
+
+    monkeypatch.setattr(spectating, "watcher_count", read_then_someone_joins)
+    assert spectating.recent_watcher_count(778) == 0
+    monkeypatch.setattr(spectating, "watcher_count", real)
+    assert spectating.recent_watcher_count(778) == 1
+
+
 def test_state_for_reader_gives_seated_players_their_view_and_others_the_delayed_one(players: list[Any]) -> None:
     table, hand = playing_table(players)
     mine = access.state_for_reader(table, players[0])
