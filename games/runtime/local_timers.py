@@ -28,6 +28,8 @@ class InProcessTimers:
         self.steps = steps
         self.loop: asyncio.AbstractEventLoop | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        # Each hand's latest armed deadline (its token, the seq, and its handle): on the loop only.
+        self._armed: dict[int, tuple[int, asyncio.TimerHandle]] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop, sweep: bool = True) -> None:
         """Attach to the server's event loop (once) and start the sweeper — not in a web process
@@ -35,6 +37,7 @@ class InProcessTimers:
         if self.loop is not None and not self.loop.is_closed():
             return
         self.loop = loop
+        self._armed = {}  # (another loop's handles: a server restarted in tests)
         if sweep and settings.CAISHEN_SWEEP_SECONDS > 0:
             self._sweeper = loop.create_task(self._sweep_forever())
 
@@ -53,8 +56,39 @@ class InProcessTimers:
         loop.call_soon_threadsafe(self._arm, delay, kind, obj_id, token, context=contextvars.Context())
 
     def _arm(self, delay: float, kind: str, obj_id: int, token: int) -> None:
+        """Arm the deadline; a hand's deadline set by a later step supersedes the earlier one.
+
+        Nearly every step a person must answer sets the hand's deadline (the turn's clock, the
+        claim pause), and nearly every such deadline is answered before it runs out.  A hand's
+        seq only grows, so the wake-up of an earlier seq can only find the hand moved on: it is
+        cancelled here instead of firing later as a stale hop to the database thread (one per
+        answered turn, the turn's length later).  Table deadlines are left as they are (a
+        later one may come earlier), and so is a deadline armed out of order (a lower seq)."""
+        loop = self.loop
+        assert loop is not None
+        if kind != "hand":
+            loop.call_later(delay, self._due, kind, obj_id, token)
+            return
+        prior = self._armed.get(obj_id)
+        if prior is not None:
+            if prior[0] > token:
+                loop.call_later(delay, self._due, kind, obj_id, token)  # out of order: both stand
+                return
+            if prior[0] < token:
+                prior[1].cancel()
+        self._armed[obj_id] = (token, loop.call_later(delay, self._due, kind, obj_id, token))
+
+    def _due(self, kind: str, obj_id: int, token: int) -> None:
         assert self.loop is not None
-        self.loop.call_later(delay, lambda: self.loop.create_task(self.fire(kind, obj_id, token)))  # type: ignore[union-attr]
+        if kind == "hand":
+            armed = self._armed.get(obj_id)
+            if armed is not None and armed[0] == token:
+                del self._armed[obj_id]
+        self.loop.create_task(self.fire(kind, obj_id, token))
+
+    def armed_hands(self) -> int:
+        """How many hands have a deadline armed here (superseded ones are not counted)."""
+        return len(self._armed)
 
     async def fire(self, kind: str, obj_id: int, token: int) -> None:
         services = self.connections.services()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -392,3 +393,32 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
     assert sent.count(("hand", hand.pk, hand.seq)) == 1
     assert far in sent, (sent, seen)
     assert local._sweeper is None  # beat sweeps in the scaled mode, not the web process
+
+
+def test_a_hands_deadline_set_by_a_later_step_supersedes_the_earlier_one(monkeypatch: Any) -> None:
+    """A turn answered before its clock ran out: the old deadline's wake-up is cancelled, not
+    fired later as a stale hop.  One armed out of order, and a table's deadlines, still fire."""
+    fired: list[tuple[str, int, int]] = []
+
+    async def run() -> None:
+        timers = InProcessTimers(runtime().connected, runtime().steps)
+
+        async def fire(kind: str, obj_id: int, token: int) -> None:
+            fired.append((kind, obj_id, token))
+
+        monkeypatch.setattr(timers, "fire", fire)
+        timers.bind(asyncio.get_running_loop(), sweep=False)
+        soon = timezone.now() + timedelta(milliseconds=50)
+        timers.schedule("hand", 41, 5, soon)  # the turn's clock at seq 5
+        timers.schedule("hand", 41, 6, soon)  # answered: seq 6 sets the next one
+        timers.schedule("hand", 42, 9, soon)
+        timers.schedule("hand", 42, 8, soon)  # out of order: both stand
+        timers.schedule("table", 7, 100, soon)
+        timers.schedule("table", 7, 101, soon)
+        await asyncio.sleep(0.01)  # (schedule hands each arming to the loop)
+        assert timers.armed_hands() == 2
+        await asyncio.sleep(0.3)
+        assert timers.armed_hands() == 0
+
+    async_to_sync(run)()
+    assert sorted(fired) == [("hand", 41, 6), ("hand", 42, 8), ("hand", 42, 9), ("table", 7, 100), ("table", 7, 101)]
