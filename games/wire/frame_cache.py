@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 MAX_GROUPS = 4000  # 5 groups a table: 800 tables' worth per process
 HISTORY_FRAMES = 64  # per seat group: a hand is 100-200 steps; a minute of play at a human pace
@@ -51,8 +50,9 @@ class LastStates:
             self._states.clear()
 
 
-@dataclass(frozen=True)
-class Received:
+class Received(NamedTuple):
+    """A frame a seat group received (a tuple: one is made per frame, on both sides of the layer)."""
+
     hand_id: int
     seq: int
     base: int | None  # None: a whole frame (update or snapshot), a base of its own

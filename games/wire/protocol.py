@@ -129,12 +129,17 @@ class HandCommon:
     deadline_in_ms: int | None
 
 
+# Chair -> seat wind for each dealer's chair: one dict per dealer, shared by every step's frames
+# (read-only), so a step's delta finds the winds unchanged by identity, not by comparing them.
+_WINDS: tuple[dict[str, str], ...] = tuple({str(p): SEATS[(p - dealer) % 4] for p in range(4)} for dealer in range(4))
+
+
 def hand_common(row: Hand) -> HandCommon:
     deadline_ms = None
     if row.deadline_at is not None:
         deadline_ms = max(0, int((row.deadline_at - timezone.now()).total_seconds() * 1000))
     return HandCommon(
-        winds={str(p): SEATS[row.engine_seat(p)] for p in range(4)},  # chair -> seat wind (E: the dealer)
+        winds=_WINDS[row.dealer_position % 4],  # chair -> seat wind (E: the dealer)
         deadline=row.deadline_at.isoformat() if row.deadline_at else None,
         deadline_in_ms=deadline_ms,
     )
