@@ -28,8 +28,8 @@ class InProcessTimers:
         self.steps = steps
         self.loop: asyncio.AbstractEventLoop | None = None
         self._sweeper: asyncio.Task[None] | None = None
-        # Each hand's latest armed deadline (its token, the seq, and its handle): on the loop only.
-        self._armed: dict[int, tuple[int, asyncio.TimerHandle]] = {}
+        # Each hand's newest armed deadline's token (its seq), until it comes due: on the loop only.
+        self._newest: dict[int, int] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop, sweep: bool = True) -> None:
         """Attach to the server's event loop (once) and start the sweeper — not in a web process
@@ -37,7 +37,7 @@ class InProcessTimers:
         if self.loop is not None and not self.loop.is_closed():
             return
         self.loop = loop
-        self._armed = {}  # (another loop's handles: a server restarted in tests)
+        self._newest = {}  # (another loop's deadlines: a server restarted in tests)
         if sweep and settings.CAISHEN_SWEEP_SECONDS > 0:
             self._sweeper = loop.create_task(self._sweep_forever())
 
@@ -56,39 +56,38 @@ class InProcessTimers:
         loop.call_soon_threadsafe(self._arm, delay, kind, obj_id, token, context=contextvars.Context())
 
     def _arm(self, delay: float, kind: str, obj_id: int, token: int) -> None:
-        """Arm the deadline; a hand's deadline set by a later step supersedes the earlier one.
-
-        Nearly every step a person must answer sets the hand's deadline (the turn's clock, the
-        claim pause), and nearly every such deadline is answered before it runs out.  A hand's
-        seq only grows, so the wake-up of an earlier seq can only find the hand moved on: it is
-        cancelled here instead of firing later as a stale hop to the database thread (one per
-        answered turn, the turn's length later).  Table deadlines are left as they are (a
-        later one may come earlier), and so is a deadline armed out of order (a lower seq)."""
+        """Arm the deadline, noting the newest seq a hand's deadlines were armed for."""
         loop = self.loop
         assert loop is not None
-        if kind != "hand":
-            loop.call_later(delay, self._due, kind, obj_id, token)
-            return
-        prior = self._armed.get(obj_id)
-        if prior is not None:
-            if prior[0] > token:
-                loop.call_later(delay, self._due, kind, obj_id, token)  # out of order: both stand
-                return
-            if prior[0] < token:
-                prior[1].cancel()
-        self._armed[obj_id] = (token, loop.call_later(delay, self._due, kind, obj_id, token))
+        if kind == "hand":
+            newest = self._newest.get(obj_id)
+            if newest is None or token > newest:
+                self._newest[obj_id] = token
+        loop.call_later(delay, self._due, kind, obj_id, token)
 
     def _due(self, kind: str, obj_id: int, token: int) -> None:
+        """A deadline came due: wake its hand or table, unless a later step has superseded it.
+
+        Nearly every step a person must answer sets the hand's deadline (the turn's clock, the
+        claim pause), and nearly every such deadline is answered before it runs out.  A deadline
+        is armed after its step's commit, and a hand's seq only grows: once a deadline for a
+        later seq was armed, the wake-up of an earlier one can only find the hand moved on, so
+        it is dropped here instead of going to the database thread as a stale hop (one per
+        answered turn, the turn's length later).  The superseded handle is left to run out, not
+        cancelled: the version that cancelled them ran with a worse tail on a busy evening
+        (docs/performance.md, "A long evening").  Table deadlines (their tokens are times, and a
+        later one may come earlier) always fire."""
         assert self.loop is not None
         if kind == "hand":
-            armed = self._armed.get(obj_id)
-            if armed is not None and armed[0] == token:
-                del self._armed[obj_id]
+            newest = self._newest.get(obj_id, token)
+            if token < newest:
+                return
+            self._newest.pop(obj_id, None)  # (a second deadline of the same seq still fires)
         self.loop.create_task(self.fire(kind, obj_id, token))
 
     def armed_hands(self) -> int:
-        """How many hands have a deadline armed here (superseded ones are not counted)."""
-        return len(self._armed)
+        """How many hands have a deadline armed here and not come due yet."""
+        return len(self._newest)
 
     async def fire(self, kind: str, obj_id: int, token: int) -> None:
         services = self.connections.services()

@@ -396,8 +396,9 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
 
 
 def test_a_hands_deadline_set_by_a_later_step_supersedes_the_earlier_one(monkeypatch: Any) -> None:
-    """A turn answered before its clock ran out: the old deadline's wake-up is cancelled, not
-    fired later as a stale hop.  One armed out of order, and a table's deadlines, still fire."""
+    """A turn answered before its clock ran out: the old deadline's wake-up is dropped, not sent
+    to the database thread as a stale hop.  The newest one, a second deadline of the same seq and
+    a table's deadlines still fire."""
     fired: list[tuple[str, int, int]] = []
 
     async def run() -> None:
@@ -410,15 +411,24 @@ def test_a_hands_deadline_set_by_a_later_step_supersedes_the_earlier_one(monkeyp
         timers.bind(asyncio.get_running_loop(), sweep=False)
         soon = timezone.now() + timedelta(milliseconds=50)
         timers.schedule("hand", 41, 5, soon)  # the turn's clock at seq 5
-        timers.schedule("hand", 41, 6, soon)  # answered: seq 6 sets the next one
-        timers.schedule("hand", 42, 9, soon)
-        timers.schedule("hand", 42, 8, soon)  # out of order: both stand
-        timers.schedule("table", 7, 100, soon)
+        timers.schedule("hand", 41, 6, soon + timedelta(milliseconds=50))  # answered: seq 6's
+        timers.schedule("hand", 42, 9, soon + timedelta(milliseconds=50))
+        timers.schedule("hand", 42, 8, soon)  # armed after seq 9's: the hand is past 8
+        timers.schedule("hand", 43, 3, soon)
+        timers.schedule("hand", 43, 3, soon)  # the same seq's deadline again
         timers.schedule("table", 7, 101, soon)
+        timers.schedule("table", 7, 100, soon)
         await asyncio.sleep(0.01)  # (schedule hands each arming to the loop)
-        assert timers.armed_hands() == 2
-        await asyncio.sleep(0.3)
+        assert timers.armed_hands() == 3
+        await asyncio.sleep(0.4)
         assert timers.armed_hands() == 0
 
     async_to_sync(run)()
-    assert sorted(fired) == [("hand", 41, 6), ("hand", 42, 8), ("hand", 42, 9), ("table", 7, 100), ("table", 7, 101)]
+    assert sorted(fired) == [
+        ("hand", 41, 6),
+        ("hand", 42, 9),
+        ("hand", 43, 3),
+        ("hand", 43, 3),
+        ("table", 7, 100),
+        ("table", 7, 101),
+    ]
