@@ -110,6 +110,9 @@ READY_LOSS_SHARE: Final = 0.6
 # 东北 立门: what an unopened hand's doubled payment costs when another wins, in plain wins (one
 # payer's share of three, times the chance that somebody else wins the hand).
 CLOSED_LOSS: Final = 0.32
+# 温州: a concealed kong is paid at once (2 from each other player): made even this many steps
+# farther from ready than the best discard leaves the hand.
+CONCEALED_KONG_SLACK: Final = {"wenzhou": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,7 +475,9 @@ class StrongBot:
 
     def _own_kong(self, t: Table, kongs: Sequence[Action], best: DiscardAcceptance) -> Action | None:
         """A concealed or added kong that leaves the hand no farther from ready than the best
-        discard: the four are a meld either way, and the kong adds a draw (and 杠分)."""
+        discard: the four are a meld either way, and the kong adds a draw (and 杠分).  温州 pays
+        a concealed kong at once, 2 from each other player (a soft win brings 3 in all): there
+        one that leaves the hand a step farther is made too."""
         for a in kongs:
             k = a.tile
             if k is None or k in t.wilds:
@@ -480,7 +485,8 @@ class StrongBot:
             part = list(t.counts)
             part[k] = 0  # a concealed kong takes all four from the hand; an added one the last
             d = part_acceptance(t.key, t.reader, part, t.view.n_melds + 1, t.view.visible).distance
-            if d <= best.distance:
+            slack = CONCEALED_KONG_SLACK.get(t.variant, 0) if t.counts[k] == 4 else 0
+            if d <= best.distance + slack:
                 return a
         return None
 

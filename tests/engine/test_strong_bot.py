@@ -16,7 +16,7 @@ from games.engine.hand import CLAIM, ON_ADDED_KONG, Hand
 from games.engine.insight.acceptance import acceptance
 from games.engine.insight.danger import Opponent, tile_risk
 from games.engine.insight.seat_view import SeatView
-from games.engine.state import DISCARD, PASS, PUNG, WIN, Action
+from games.engine.state import DISCARD, KONG, PASS, PUNG, WIN, Action
 from games.engine.strong_bot import StrongBot, win_chance
 from games.engine.tiles import format_tiles, parse_tile, parse_tiles, tile_str
 from games.engine.variants import get_variant
@@ -254,3 +254,10 @@ def test_no_decision_depends_on_a_hidden_tile(variant: str) -> None:
         hand = around(variant, own, seed)
         decisions.add(str(choose(hand, 0)))
     assert len(decisions) == 1, decisions
+
+
+def test_wenzhou_makes_a_concealed_kong_that_costs_a_step() -> None:
+    # E: 3333m 45m 123p 456p 78s 99s 1s is ready after throwing the 1s (333m 345m); the kong of
+    # 3m leaves it one step farther, but 温州 pays a concealed kong at once (2 from each).
+    east = "3333m 45m 123p 456p 78s 99s 1s"
+    assert choose(dealt("wenzhou", east), 0) == Action(0, KONG, tile=T("3m"))
