@@ -663,9 +663,10 @@ def test_a_worker_killed_mid_step_leaves_the_step_before_or_after(private_topolo
         table = topo.manage(BOTS_ONLY.format(name="mid_worker_owner"))
         # A few steps in (each step after the deal logs an action), hold the worker's next.
         playing = "SELECT h.seq FROM games_hand h WHERE h.table_id = %s AND h.status = 'playing'"
-        wait_for(lambda: (rows := sql(topo, playing, table)) and rows[0][0] >= 3, 30, "the bots to play")
+        # (patient: under a full parallel suite with browsers a worker's first steps can take long)
+        wait_for(lambda: (rows := sql(topo, playing, table)) and rows[0][0] >= 3, 120, "the bots to play")
         (hold / "arm").touch()
-        wait_for(lambda: (hold / "held").exists(), 30, "a bot's step held open in the worker")
+        wait_for(lambda: (hold / "held").exists(), 120, "a bot's step held open in the worker")
         held = json.loads((hold / "held").read_text())
         assert held["table"] == table
         seen["before_kill"] = hand_row_and_log(topo, held["hand"])
