@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+from collections import OrderedDict
 from datetime import datetime
 
 from channels.db import database_sync_to_async
@@ -18,6 +19,8 @@ from games.runtime.table_steps import TableSteps
 
 log = logging.getLogger("caishen.timers")
 
+NEWEST_KEPT = 20_000  # hands whose newest deadline is remembered (a few hours of a busy evening)
+
 
 class InProcessTimers:
     """Deadlines on the server's event loop (``call_later``) and the sweeper that wakes anything
@@ -28,8 +31,11 @@ class InProcessTimers:
         self.steps = steps
         self.loop: asyncio.AbstractEventLoop | None = None
         self._sweeper: asyncio.Task[None] | None = None
-        # Each hand's newest armed deadline's token (its seq), until it comes due: on the loop only.
-        self._newest: dict[int, int] = {}
+        # On the loop only: each hand's newest armed deadline's token (its seq), kept after it comes
+        # due so that older ones still to come are dropped (bounded: least recently armed out), and
+        # how many of each hand's deadlines are armed and not yet due.
+        self._newest: OrderedDict[int, int] = OrderedDict()
+        self._pending: dict[int, int] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop, sweep: bool = True) -> None:
         """Attach to the server's event loop (once) and start the sweeper — not in a web process
@@ -37,7 +43,7 @@ class InProcessTimers:
         if self.loop is not None and not self.loop.is_closed():
             return
         self.loop = loop
-        self._newest = {}  # (another loop's deadlines: a server restarted in tests)
+        self._newest, self._pending = OrderedDict(), {}  # (another loop's deadlines: tests' servers)
         if sweep and settings.CAISHEN_SWEEP_SECONDS > 0:
             self._sweeper = loop.create_task(self._sweep_forever())
 
@@ -63,6 +69,10 @@ class InProcessTimers:
             newest = self._newest.get(obj_id)
             if newest is None or token > newest:
                 self._newest[obj_id] = token
+            self._newest.move_to_end(obj_id)
+            while len(self._newest) > NEWEST_KEPT:
+                self._newest.popitem(last=False)  # (a forgotten hand's stale deadline only hops)
+            self._pending[obj_id] = self._pending.get(obj_id, 0) + 1
         loop.call_later(delay, self._due, kind, obj_id, token)
 
     def _due(self, kind: str, obj_id: int, token: int) -> None:
@@ -79,15 +89,20 @@ class InProcessTimers:
         later one may come earlier) always fire."""
         assert self.loop is not None
         if kind == "hand":
-            newest = self._newest.get(obj_id, token)
-            if token < newest:
+            left = self._pending.get(obj_id, 1) - 1
+            if left > 0:
+                self._pending[obj_id] = left
+            else:
+                self._pending.pop(obj_id, None)
+            # Kept after the newest came due: an older one coming due later is dropped as well.
+            # (A second deadline of the newest seq still fires.)
+            if token < self._newest.get(obj_id, token):
                 return
-            self._newest.pop(obj_id, None)  # (a second deadline of the same seq still fires)
         self.loop.create_task(self.fire(kind, obj_id, token))
 
     def armed_hands(self) -> int:
         """How many hands have a deadline armed here and not come due yet."""
-        return len(self._newest)
+        return len(self._pending)
 
     async def fire(self, kind: str, obj_id: int, token: int) -> None:
         services = self.connections.services()

@@ -432,3 +432,26 @@ def test_a_hands_deadline_set_by_a_later_step_supersedes_the_earlier_one(monkeyp
         ("table", 7, 100),
         ("table", 7, 101),
     ]
+
+
+def test_a_deadline_superseded_by_one_that_already_came_due_is_still_dropped(monkeypatch: Any) -> None:
+    """The newer deadline (the claim pause, the pause between hands) comes due first: the older
+    turn clock that comes due after it finds the hand moved on all the same."""
+    fired: list[tuple[str, int, int]] = []
+
+    async def run() -> None:
+        timers = InProcessTimers(runtime().connected, runtime().steps)
+
+        async def fire(kind: str, obj_id: int, token: int) -> None:
+            fired.append((kind, obj_id, token))
+
+        monkeypatch.setattr(timers, "fire", fire)
+        timers.bind(asyncio.get_running_loop(), sweep=False)
+        now = timezone.now()
+        timers.schedule("hand", 51, 5, now + timedelta(milliseconds=200))  # seq 5's turn clock
+        timers.schedule("hand", 51, 6, now + timedelta(milliseconds=20))  # seq 6's short pause
+        await asyncio.sleep(0.4)
+        assert timers.armed_hands() == 0
+
+    async_to_sync(run)()
+    assert fired == [("hand", 51, 6)]
