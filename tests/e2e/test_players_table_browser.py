@@ -36,22 +36,30 @@ def unhurried_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 # Each box: getBoundingClientRect's, as Playwright's bounding_box() gives it for the top frame.
-BOXES_JS = """(selectors) => {
+# The boxes of the selectors once every one is drawn and none has moved for SETTLED_FRAMES
+# animation frames in a row (Playwright polls this once a frame): the table redraws its plates on
+# every update, and as a hand starts it fits the felt and scrolls it up a frame later, later still
+# on a loaded machine; measured one by one, or too soon, a plate is caught between two drawings.
+SETTLED_FRAMES = 5
+BOXES_JS = """([selectors, frames]) => {
   const boxes = selectors.map((sel) => {
     const el = document.querySelector(sel);
     if (!el) return null;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
   });
-  return boxes.every((b) => b) ? boxes : null;
+  const key = JSON.stringify(boxes);
+  const last = window.__boxesSeen;
+  window.__boxesSeen = { key, frames: last && last.key === key ? last.frames + 1 : 1 };
+  return boxes.every((b) => b) && window.__boxesSeen.frames >= frames ? boxes : null;
 }"""
 
 
 def boxes_together(page: Any, *selectors: str) -> list[dict[str, float]]:
-    """The boxes of ``selectors``, measured in one frame once all are drawn: the table redraws
-    its plates on every update, and measured one by one a plate can be caught between two
-    drawings (no box at all)."""
-    found = page.wait_for_function(BOXES_JS, arg=list(selectors)).json_value()
+    """The boxes of ``selectors``, measured in one frame once all are drawn and have stopped
+    moving (BOXES_JS)."""
+    page.evaluate("() => { window.__boxesSeen = null; }")
+    found = page.wait_for_function(BOXES_JS, arg=[list(selectors), SETTLED_FRAMES]).json_value()
     return list(found)
 
 
@@ -203,7 +211,6 @@ def test_the_own_name_plate_is_above_the_dock(chromium: Any, server: str, size: 
     play_until_hand_end(page, mid_shot=None, tap=True)
     expect(page.locator("#mj-head-info")).to_contain_text(re.compile(r"[2-4]/4"), timeout=20_000)
     expect(page.locator("#mj-hand .tile").first).to_be_visible()
-    page.wait_for_timeout(400)  # the felt scrolled to the window's top as the hand starts
     plate = page.locator(".plate-inner.you")
     expect(plate.locator(".plate-score")).to_be_visible()
     expect(plate).to_be_visible()
@@ -227,7 +234,6 @@ def test_the_own_name_plate_with_its_bet_is_above_the_dock(chromium: Any, server
     quick_play_with_bots(page, server, "dongbei")
     page.locator("#mj-prehand .ph-choice[data-value='1']").tap()
     expect(page.locator("#mj-hand .tile").first).to_be_visible(timeout=20_000)
-    page.wait_for_timeout(400)  # the felt scrolled to the window's top as the hand starts
     plate = page.locator(".plate-inner.you")
     expect(plate.locator(".badge.bet")).to_be_visible()
     box, dock, felt = boxes_together(page, ".plate-inner.you", "#mj-dock", "#mj-stage")
