@@ -50,8 +50,9 @@ RESYNC = """() => {
 }"""
 
 # Counts the socket's frames and every animation that starts; keeps the sockets to ask for frames.
-# While window.__holdSockets is set, a new socket dials a closed port (127.0.0.1:9) and fails, as
-# with no network: the page keeps retrying and stays without a connection until the test lets go.
+# While window.__holdSockets is set, a new socket is closed before it connects and fails as with
+# no network (an error, then a close with 1006): the page keeps retrying, without a connection,
+# until the test lets go.
 PROBE = """
 window.__frames = 0;
 window.__sockets = [];
@@ -60,10 +61,11 @@ window.__animClasses = new Set();
 window.__holdSockets = false;
 const NativeWS = window.WebSocket;
 window.WebSocket = class extends NativeWS {
-  constructor(url, ...rest) {
-    super(window.__holdSockets ? "ws://127.0.0.1:9/" : url, ...rest);
+  constructor(...args) {
+    super(...args);
     window.__sockets.push(this);
     this.addEventListener("message", () => { window.__frames += 1; });
+    if (window.__holdSockets) this.close();
   }
 };
 document.addEventListener("animationstart", (ev) => window.__animations.push(ev.animationName), true);
@@ -578,12 +580,13 @@ def test_a_pre_hand_answer_given_while_the_socket_is_down_goes_once_it_is_back(
     sit_fill_and_ready(page)
     choice = page.locator("#mj-prehand .ph-choice[data-value='1']")
     expect(choice).to_be_enabled(timeout=15_000)
-    # The connection stays down until the answer is given: the page's retry comes half a second
-    # after the close, sooner than a loaded machine's click.
+    # The connection stays down until the answer is given (the page's own retry comes half a
+    # second after the close, sooner than a loaded machine's click), and no longer: each failed
+    # retry doubles the wait for the next.
     page.evaluate("() => { window.__holdSockets = true; for (const ws of window.__sockets) ws.close(); }")
     page.wait_for_function("() => window.__sockets.every((ws) => ws.readyState === WebSocket.CLOSED)")
     choice.click()
-    expect(page.locator(".toast")).to_contain_text("Reconnecting")
     page.evaluate("() => { window.__holdSockets = false; }")
+    expect(page.locator(".toast")).to_contain_text("Reconnecting")
     expect(page.locator(".plate-inner.you .badge.bet")).to_be_visible(timeout=20_000)
     page.context.close()
