@@ -100,7 +100,7 @@ def test_quick_play_then_visible_controls_that_do_not_overlap(chromium: Any, ser
     page = open_page(chromium, lang, size, errors)
     quick_play_with_bots(page, server)
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)  # the layout settles (fit() after the first frames)
+    boxes_together(page, "#mj-head", "#mj-stage")  # the layout settles (fit() after the first frames)
     shot(page, f"e2e-controls-{size}-{lang}.png")
     seen = measure(page, HEADER)
     for sel in CONTROLS:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.browser import ARTIFACTS, moved_on, play_until_hand_end
-from tests.e2e.test_players_table_browser import open_page, quick_play_with_bots, unhurried_server
+from tests.e2e.test_players_table_browser import boxes_together, open_page, quick_play_with_bots, unhurried_server
 
 __all__ = ["unhurried_server"]  # the fixture, shared with the players' table tests
 
@@ -110,7 +110,7 @@ def test_the_desktop_felt_fills_the_window(chromium: Any, server: str, size: tup
         except moved_on():
             pass
         page.wait_for_timeout(100)
-    page.wait_for_timeout(400)  # the page brought the table's header to the window's top
+    boxes_together(page, "#mj-stage-wrap", "#mj-head", "#mj-hand")  # the header brought to the window's top
     seen = page.evaluate(
         """() => {
         const box = (sel) => { const r = document.querySelector(sel).getBoundingClientRect();
