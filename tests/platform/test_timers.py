@@ -395,6 +395,19 @@ def test_short_deadlines_fire_in_the_web_process_that_set_them_when_configured(
     assert local._sweeper is None  # beat sweeps in the scaled mode, not the web process
 
 
+def recording_timers(monkeypatch: Any, fired: list[tuple[str, int, int]]) -> InProcessTimers:
+    """In-process timers bound to the running loop, whose wake-ups are recorded in ``fired``
+    instead of stepping a hand."""
+    timers = InProcessTimers(runtime().connected, runtime().steps)
+
+    async def fire(kind: str, obj_id: int, token: int) -> None:
+        fired.append((kind, obj_id, token))
+
+    monkeypatch.setattr(timers, "fire", fire)
+    timers.bind(asyncio.get_running_loop(), sweep=False)
+    return timers
+
+
 def test_a_hands_deadline_set_by_a_later_step_supersedes_the_earlier_one(monkeypatch: Any) -> None:
     """A turn answered before its clock ran out: the old deadline's wake-up is dropped, not sent
     to the database thread as a stale hop.  The newest one, a second deadline of the same seq and
@@ -402,13 +415,7 @@ def test_a_hands_deadline_set_by_a_later_step_supersedes_the_earlier_one(monkeyp
     fired: list[tuple[str, int, int]] = []
 
     async def run() -> None:
-        timers = InProcessTimers(runtime().connected, runtime().steps)
-
-        async def fire(kind: str, obj_id: int, token: int) -> None:
-            fired.append((kind, obj_id, token))
-
-        monkeypatch.setattr(timers, "fire", fire)
-        timers.bind(asyncio.get_running_loop(), sweep=False)
+        timers = recording_timers(monkeypatch, fired)
         soon = timezone.now() + timedelta(milliseconds=50)
         timers.schedule("hand", 41, 5, soon)  # the turn's clock at seq 5
         timers.schedule("hand", 41, 6, soon + timedelta(milliseconds=50))  # answered: seq 6's
@@ -440,13 +447,7 @@ def test_a_deadline_superseded_by_one_that_already_came_due_is_still_dropped(mon
     fired: list[tuple[str, int, int]] = []
 
     async def run() -> None:
-        timers = InProcessTimers(runtime().connected, runtime().steps)
-
-        async def fire(kind: str, obj_id: int, token: int) -> None:
-            fired.append((kind, obj_id, token))
-
-        monkeypatch.setattr(timers, "fire", fire)
-        timers.bind(asyncio.get_running_loop(), sweep=False)
+        timers = recording_timers(monkeypatch, fired)
         now = timezone.now()
         timers.schedule("hand", 51, 5, now + timedelta(milliseconds=200))  # seq 5's turn clock
         timers.schedule("hand", 51, 6, now + timedelta(milliseconds=20))  # seq 6's short pause
