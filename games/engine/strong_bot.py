@@ -23,9 +23,11 @@ more wins than it saved deal-ins, and in 浙东得 the seeds disagreed: there it
 
 **Claims**: a chow or pung that brings the hand nearer is taken (where the rule set pays for
 what it gives up — 浙东得's hand points, a concealed bonus — only when the hand is worth more
-after it); a kong that keeps the distance is made (a free draw, 杠分 where it is paid).  In 东北,
-where an unopened hand (立门) doubles both its win and its payment to another's win, a claim
-that only opens the hand is taken when its win chance is too low for 立门 to pay.
+after it); a kong that keeps the distance is made (a free draw, 杠分 where it is paid), and in
+温州 and 漳州, which pay a kong whatever becomes of the hand, one a step farther too, before a
+chow or pung.  In 东北, where an unopened hand (立门) doubles both its win and its payment to
+another's win, a claim that only opens the hand is taken when its win chance is too low for 立门
+to pay.
 
 **The rule sets' own choices**: every win, 抢金 and 三金倒 are taken; 游金 (单游 / 双游) is
 entered while the wall leaves time for the round it bets on; a 抢暗杠 guess is made only on a
@@ -110,9 +112,14 @@ READY_LOSS_SHARE: Final = 0.6
 # 东北 立门: what an unopened hand's doubled payment costs when another wins, in plain wins (one
 # payer's share of three, times the chance that somebody else wins the hand).
 CLOSED_LOSS: Final = 0.32
-# 温州: a concealed kong is paid at once (2 from each other player): made even this many steps
-# farther from ready than the best discard leaves the hand.
-CONCEALED_KONG_SLACK: Final = {"wenzhou": 1}
+# A kong that pays whatever becomes of the hand is made even this many steps farther from ready
+# than the best discard (a concealed kong) or than passing (one claimed from a discard, then
+# also before a chow or pung that ranks higher).  温州 pays a kong at once: 暗杠 2 from each other
+# player, 明杠 3 from its discarder (a soft win brings 3 in all).  漳州 adds a kong's points (暗杠
+# 2, 明杠 1) to the seat's base: each loser pays (底分 + points) × K when the seat wins, and the
+# other losers pay the points when another wins (every player on a draw).
+CONCEALED_KONG_SLACK: Final = {"wenzhou": 1, "zhangzhou": 1}
+CLAIMED_KONG_SLACK: Final = {"wenzhou": 1, "zhangzhou": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -475,9 +482,9 @@ class StrongBot:
 
     def _own_kong(self, t: Table, kongs: Sequence[Action], best: DiscardAcceptance) -> Action | None:
         """A concealed or added kong that leaves the hand no farther from ready than the best
-        discard: the four are a meld either way, and the kong adds a draw (and 杠分).  温州 pays
-        a concealed kong at once, 2 from each other player (a soft win brings 3 in all): there
-        one that leaves the hand a step farther is made too."""
+        discard: the four are a meld either way, and the kong adds a draw (and 杠分).  Where a
+        concealed kong pays whatever becomes of the hand (温州, 漳州), one that leaves it a step
+        farther is made too (:data:`CONCEALED_KONG_SLACK`)."""
         for a in kongs:
             k = a.tile
             if k is None or k in t.wilds:
@@ -513,6 +520,7 @@ class StrongBot:
         # that keeps the distance is weighed too.
         opens = t.closed and t.variant == "dongbei"
         best: tuple[float, Action] | None = None
+        paid: Action | None = None  # a kong within the slack that pays whatever the hand becomes
         for a in offers:
             part = list(t.counts)
             if a.kind == CHOW:
@@ -527,6 +535,8 @@ class StrongBot:
                 continue
             if a.kind == KONG:
                 after = part_acceptance(t.key, t.reader, part, n + 1, t.view.visible)
+                if after.distance <= now.distance + CLAIMED_KONG_SLACK.get(t.variant, 0):
+                    paid = a
                 if after.distance > now.distance:
                     continue
                 kong = Meld(KONG_EXPOSED, (tile,) * 4)
@@ -551,6 +561,8 @@ class StrongBot:
             weighed = factor < 1.0 or t.variant == "zhedong_de" or not nearer
             if (score > p_now or not weighed) and (best is None or score > best[0]):
                 best = (score, a)
+        if paid is not None and CLAIMED_KONG_SLACK.get(t.variant) and (best is None or best[1].kind != KONG):
+            return paid
         return best[1] if best is not None else None
 
     # ------------------------------------------------------------------ 漳州

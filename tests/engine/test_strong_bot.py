@@ -261,3 +261,25 @@ def test_wenzhou_makes_a_concealed_kong_that_costs_a_step() -> None:
     # 3m leaves it one step farther, but 温州 pays a concealed kong at once (2 from each).
     east = "3333m 45m 123p 456p 78s 99s 1s"
     assert choose(dealt("wenzhou", east), 0) == Action(0, KONG, tile=T("3m"))
+
+
+def test_zhangzhou_makes_a_concealed_kong_that_costs_a_step() -> None:
+    # E: 3333m 45m 123p 456p 79s 9s 1s E is one from ready after throwing the E (333m 345m); the
+    # kong of 3m leaves it two from ready, but 漳州 adds an 暗杠's 2 points to E's base: each
+    # loser pays (底分 + 2) × K if E wins, the other losers 2 each if another wins.
+    east = "3333m 45m 123p 456p 79s 9s 1s E"
+    assert choose(dealt("zhangzhou", east), 0) == Action(0, KONG, tile=T("3m"))
+
+
+@pytest.mark.parametrize("variant", ["wenzhou", "zhangzhou"])
+def test_a_kong_claimed_from_a_discard_goes_before_a_pung(variant: str) -> None:
+    # S: 333m 45m 123p 456p 78s 99s 1s, one from ready; E throws the fourth 3m.  The pung (and
+    # the 1s thrown) keeps S one from ready as the kong does and ranks above it, but 温州 pays a
+    # 明杠 at once (3 from the discarder) and 漳州 adds its point to S's base.
+    flip = FLIPS[variant]
+    assert flip is not None
+    east = "3m 1m 5m 7m 9m 1p 3p 5p 7p 9p 2s 4s 6s 8s 9s 6p 8p"  # no lone honour (温州)
+    hands = fill_hands({"E": east, "S": "333m 45m 123p 456p 78s 99s 1s"}, flipped=flip, dealer_size=17)
+    hand = hand_after(variant, hands, [act("E", "discard", "3m")], flipped=flip)
+    assert Action(1, PUNG) in hand.legal_actions(1)
+    assert choose(hand, 1) == Action(1, KONG, tile=T("3m"))
