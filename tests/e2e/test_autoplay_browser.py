@@ -45,9 +45,10 @@ def test_autoplay_on_and_off_from_the_table_page(
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     words = WORDS[lang]
     sign_up(page, server)
-    # Two hands: 托管 plays a hand out in seconds at the tests' pace, and the switch must still be
-    # there between hands and in the next one.
-    create_table(page, server, "zhejiang_caishen", hands=2)
+    # Four hands: 托管 plays a hand out in seconds at the tests' pace, and the switch must still be
+    # there between hands and in the next one; on a loaded machine two hands were over before the
+    # test could press "stop" (the control goes when the match ends).
+    create_table(page, server, "zhejiang_caishen", hands=4)
     sit_fill_and_ready(page)
     control = page.locator("#mj-autoplay")
     expect(page.locator("#mj-hand .tile")).not_to_have_count(0, timeout=15_000)
