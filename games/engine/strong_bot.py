@@ -520,6 +520,7 @@ class StrongBot:
         # that keeps the distance is weighed too.
         opens = t.closed and t.variant == "dongbei"
         best: tuple[float, Action] | None = None
+        slack = CLAIMED_KONG_SLACK.get(t.variant, 0)
         paid: Action | None = None  # a kong within the slack that pays whatever the hand becomes
         for a in offers:
             part = list(t.counts)
@@ -535,7 +536,7 @@ class StrongBot:
                 continue
             if a.kind == KONG:
                 after = part_acceptance(t.key, t.reader, part, n + 1, t.view.visible)
-                if after.distance <= now.distance + CLAIMED_KONG_SLACK.get(t.variant, 0):
+                if slack and after.distance <= now.distance + slack:
                     paid = a
                 if after.distance > now.distance:
                     continue
@@ -561,7 +562,7 @@ class StrongBot:
             weighed = factor < 1.0 or t.variant == "zhedong_de" or not nearer
             if (score > p_now or not weighed) and (best is None or score > best[0]):
                 best = (score, a)
-        if paid is not None and CLAIMED_KONG_SLACK.get(t.variant) and (best is None or best[1].kind != KONG):
+        if paid is not None and (best is None or best[1].kind != KONG):
             return paid
         return best[1] if best is not None else None
 
