@@ -16,9 +16,10 @@ from games.engine.hand import CLAIM, ON_ADDED_KONG, Hand
 from games.engine.insight.acceptance import acceptance
 from games.engine.insight.danger import Opponent, tile_risk
 from games.engine.insight.seat_view import SeatView
+from games.engine.insight.win_value import zhedong_ready_total, zhedong_win_total
 from games.engine.state import DISCARD, KONG, PASS, PUNG, WIN, Action
 from games.engine.strong_bot import StrongBot, win_chance
-from games.engine.tiles import format_tiles, parse_tile, parse_tiles, tile_str
+from games.engine.tiles import format_tiles, parse_tile, parse_tiles, tile_str, to_counts
 from games.engine.variants import get_variant
 from games.engine.variants.dongbei.scoring import READY
 from games.engine.variants.zhangzhou.rules import ROB_GOLD, ROB_KONG, YOU
@@ -283,3 +284,24 @@ def test_a_kong_claimed_from_a_discard_goes_before_a_pung(variant: str) -> None:
     hand = hand_after(variant, hands, [act("E", "discard", "3m")], flipped=flip)
     assert Action(1, PUNG) in hand.legal_actions(1)
     assert choose(hand, 1) == Action(1, KONG, tile=T("3m"))
+
+
+def test_zhedong_de_waits_for_the_win_that_pays_more_not_for_more_tiles() -> None:
+    # E: 123m 456m 789p CC 55s 6s.  Throwing the 5s waits on 4s/7s (8 tiles) for a win of
+    # (2 + 10) = 12 (the dragon pair's 2); throwing the 6s waits on C/5s (4 tiles): the C makes
+    # a dragon 暗刻, (8 + 10) · 2^1 = 36, the 5s an 暗刻 beside the dragon pair, 4 + 2 + 10 = 16.
+    # The bot takes the fewer tiles for the larger win.
+    hand = dealt("zhedong_de", "123m 456m 789p CC 55s 6s")
+    view = SeatView.from_view(hand.view(0))
+    assert view is not None
+    assert acceptance(view)[0].tile == T("5s")  # by tiles alone the 5s goes
+    assert choose(hand, 0) == Action(0, DISCARD, tile=T("6s"))
+
+
+def test_a_zhedong_de_win_is_valued_as_its_scorer_pays_it() -> None:
+    part = to_counts(parse_tiles("123m 456m 789p CC 55s"))
+    assert zhedong_win_total(part, [], T("F"), T("E"), T("C"), {}) == 36
+    assert zhedong_win_total(part, [], T("F"), T("E"), T("5s"), {}) == 16
+    assert zhedong_win_total(part, [], T("F"), T("E"), T("4s"), {}) is None  # no win
+    assert zhedong_ready_total(part, [], [(T("C"), 2), (T("5s"), 1)], T("F"), T("E"), {}) == (2 * 36 + 16) / 3
+    assert zhedong_ready_total(part, [], [(T("C"), 0)], T("F"), T("E"), {}) is None  # none left
