@@ -8,7 +8,9 @@ concealed kong, the wall's order.  It uses no randomness: equal views give equal
 **Offence.**  Each discard is worth the chance of winning with what it leaves
 (:func:`win_chance`): the distance (向听) and the tile acceptance of the rule set's reading
 (:mod:`games.engine.insight.acceptance`: wilds, stand-ins, 七小对 / 八对 included) against the
-unseen tiles and the draws left.  A wild is kept.
+unseen tiles and the draws left.  A wild is kept.  Where a win's pay grows with the hand
+(浙东得), a ready hand is worth its win as the scorer pays it, averaged over its waits
+(:mod:`games.engine.insight.win_value`).
 
 **Defence.**  Each discard also risks dealing into a win (:mod:`games.engine.insight.danger`:
 each opponent's chance to be ready, 报听 above all, and the tile's chance to be its wait).  Two
