@@ -16,7 +16,12 @@ from games.engine.hand import CLAIM, ON_ADDED_KONG, Hand
 from games.engine.insight.acceptance import acceptance
 from games.engine.insight.danger import Opponent, tile_risk
 from games.engine.insight.seat_view import SeatView
-from games.engine.insight.win_value import zhedong_ready_total, zhedong_win_total
+from games.engine.insight.win_value import (
+    dongbei_ready_multiplier,
+    dongbei_win_fan,
+    zhedong_ready_total,
+    zhedong_win_total,
+)
 from games.engine.state import DISCARD, KONG, PASS, PUNG, WIN, Action
 from games.engine.strong_bot import StrongBot, win_chance
 from games.engine.tiles import format_tiles, parse_tile, parse_tiles, tile_str, to_counts
@@ -305,3 +310,25 @@ def test_a_zhedong_de_win_is_valued_as_its_scorer_pays_it() -> None:
     assert zhedong_win_total(part, [], T("F"), T("E"), T("4s"), {}) is None  # no win
     assert zhedong_ready_total(part, [], [(T("C"), 2), (T("5s"), 1)], T("F"), T("E"), {}) == (2 * 36 + 16) / 3
     assert zhedong_ready_total(part, [], [(T("C"), 0)], T("F"), T("E"), {}) is None  # none left
+
+
+def test_dongbei_waits_on_seven_pairs_for_its_eightfold_win() -> None:
+    # E: 11m 2m 3m 44m 77m 88m 99m 66p.  Throwing a 1m waits on 4m/6p (4 tiles) for 123m 789m
+    # 789m: 立门 and 一般高, 2^2; throwing the 2m waits on the 3m alone (3 tiles) for 七小对,
+    # 2^3.  The bot takes the fewer tiles for the larger win.
+    hand = dealt("dongbei", "11m 2m 3m 44m 77m 88m 99m 66p")
+    view = SeatView.from_view(hand.view(0))
+    assert view is not None
+    assert acceptance(view)[0].tile == T("1m")  # by tiles alone the 1m goes
+    chosen = choose(hand, 0)
+    assert chosen.kind in (DISCARD, READY) and chosen.tile == T("2m"), chosen
+
+
+def test_a_dongbei_win_is_valued_by_the_hands_own_fan() -> None:
+    seven = to_counts(parse_tiles("11m 3m 44m 77m 88m 99m 66p"))
+    assert dongbei_win_fan(seven, [], T("3m"), False, {}) == 3  # 七小对 (立门 not added)
+    assert dongbei_win_fan(seven, [], T("3m"), True, {}) == 4  # and 报听
+    runs = to_counts(parse_tiles("123m 44m 778899m 66p"))
+    assert dongbei_win_fan(runs, [], T("6p"), False, {}) == 2  # 立门, 一般高
+    assert dongbei_win_fan(runs, [], T("5p"), False, {}) is None
+    assert dongbei_ready_multiplier(runs, [], [(T("4m"), 2), (T("6p"), 2)], False, {}) == 4.0
