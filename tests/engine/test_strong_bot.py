@@ -212,13 +212,27 @@ def test_every_win_offered_is_taken_outside_you() -> None:
     assert choose(hand, 0) == Action(0, WIN)
 
 
-@pytest.mark.parametrize("variant", ["dongbei", "wenzhou"])
-def test_the_pre_hand_bets_are_left_at_their_default(variant: str) -> None:
-    rules = get_variant(variant)
+def test_dongbei_piao_is_left_at_its_default() -> None:
+    rules = get_variant("dongbei")
     options = rules.validate_options({})
     for question in rules.pre_hand_questions(options, {}):
         for wind in question.seats:
-            assert StrongBot().pre_hand(variant, question, wind) == question.default
+            assert StrongBot().pre_hand("dongbei", question, wind) == question.default
+
+
+def test_wenzhou_the_dealer_buys_the_base_and_the_others_counter_it() -> None:
+    rules = get_variant("wenzhou")
+    options = rules.validate_options({})
+    context: dict[str, Any] = {}
+    asked = []
+    for question in rules.pre_hand_questions(options, context):
+        assert question.default is False
+        answers = {wind: StrongBot().pre_hand("wenzhou", question, wind) for wind in question.seats}
+        assert all(answer is True for answer in answers.values())
+        asked.append(question.key)
+        context = rules.apply_pre_hand_answers(context, question, answers)
+    assert asked == ["buy_base", "counter_base"]
+    assert context["buy_base"] is True and context["counter_base"] == ["S", "W", "N"]
 
 
 def test_the_win_chance_grows_with_acceptance_and_shrinks_with_distance() -> None:
