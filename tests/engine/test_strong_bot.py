@@ -297,3 +297,22 @@ def test_a_kong_claimed_from_a_discard_goes_before_a_pung(variant: str) -> None:
     hand = hand_after(variant, hands, [act("E", "discard", "3m")], flipped=flip)
     assert Action(1, PUNG) in hand.legal_actions(1)
     assert choose(hand, 1) == Action(1, KONG, tile=T("3m"))
+
+
+def test_zhangzhou_pungs_into_you_rather_than_win_on_the_discard() -> None:
+    # S (gold 5m) waits on 4s (its pung, C with the gold the pair) and on C: E's 4s wins now as
+    # a plain discard win (K 1), or its pung leaves five melds, the gold and C, and throwing C
+    # enters 单游 (the next own draw wins K 4).
+    hands = table(
+        {"E": "4s 9m 9m 9m 2p 2p 2p 6p 6p 6p E E S S W W N", "S": "123m 678m 789p 111s 4s 4s 5m C"},
+        flipped="5m",
+    )
+    hand = after("zhangzhou", hands, [act("S", "pass"), act("E", "discard", "4s")], flipped="5m")
+    assert hand.phase == CLAIM and Action(1, WIN) in hand.legal_actions(1)
+    assert choose(hand, 1) == Action(1, PUNG)
+    hand.apply(Action(1, PUNG))
+    scenario.close_window(hand)
+    assert hand.turn == 1 and Action(1, WIN) not in hand.legal_actions(1)
+    assert choose(hand, 1) == Action(1, DISCARD, tile=T("C"))
+    hand.apply(Action(1, DISCARD, tile=T("C")))
+    assert hand.players[1].flags[YOU] == 1
