@@ -31,9 +31,10 @@ to pay.
 
 **The rule sets' own choices**: every win, 抢金 and 三金倒 are taken; 游金 (单游 / 双游) is
 entered while the wall leaves time for the round it bets on, by a chow or pung too, passing a
-discard win for it; a 抢暗杠 guess is made only on a good bet that would win; 报听 is declared
-when the ready hand's win chance makes doubling both ways pay; 温州's 买底 / 顶底 are bet, 东北's
-飘 is left at its default, no bet (:meth:`pre_hand`).
+discard win for it, and so is 温州's 财神牛 (over a soft discard win); a 抢暗杠 guess is made
+only on a good bet that would win; 报听 is declared when the ready hand's win chance makes
+doubling both ways pay; 温州's 买底 / 顶底 are bet, 东北's 飘 is left at its default, no bet
+(:meth:`pre_hand`).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ from games.engine.state import (
 from games.engine.tiles import NUM_KINDS, RED, WHITE, Tile, parse_tile, parse_tiles, to_counts
 from games.engine.variants.base import PreHandQuestion
 from games.engine.variants.dongbei.scoring import READY
+from games.engine.variants.wenzhou import hands as wenzhou_hands
 from games.engine.variants.zhangzhou import hands as zhangzhou_hands
 from games.engine.variants.zhangzhou.rules import ROB_GOLD, ROB_KONG, YOU
 from games.engine.variants.zhedong_de import scoring as zhedong_scoring
@@ -105,6 +107,9 @@ WILD_DISCARD_PENALTY: Final = 1.0
 # 游金 (漳州): enter or stay only while more than this many drawable tiles are left (the greedy
 # bot's margin: one round of the table and the replacement draws between).
 YOU_MIN_LIVE: Final = 8
+# 财神牛 (温州): claimed into, over a soft discard win, only while more than this many drawable
+# tiles are left (one round of the table and the replacement draws between, as for 游金).
+CAISHEN_PAIR_MIN_LIVE: Final = 8
 # 抢暗杠 (漳州): guess only at this chance or better that the guessed kind is a concealed kong.
 GUESS_MIN_CHANCE: Final = 2 / 3
 # 报听 (东北) doubles the declarer's win (three payers) and its payment as a loser (one winner);
@@ -322,6 +327,10 @@ class StrongBot:
             you = self._you(t, acts)
             if you is not None:
                 return you
+        if t.variant == "wenzhou":
+            niu = self._caishen_pair(t, acts)
+            if niu is not None:
+                return niu
         if WIN in by_kind and PASS in by_kind and self._wait_for_self_draw(t):
             return by_kind[PASS][0]
         for kind in (WIN, ROB_GOLD):
@@ -577,6 +586,57 @@ class StrongBot:
             return paid
         return best[1] if best is not None else None
 
+    # ------------------------------------------------------------------ 温州
+    @staticmethod
+    def _caishen_pair(t: Table, acts: Sequence[Action]) -> Action | None:
+        """财神牛: five melds and a lone 财神 wait for any tile, won by self-draw only, a hard
+        hand (×2).  Where a discard would win now only as a soft hand (×1: the 财神 stands in
+        for a tile) and a chow or pung of it leaves five melds, the 财神 and one more tile, the
+        claim is taken and that tile thrown: the next own draw wins at twice the points unless
+        another player wins first.  Not on the dealer's first discard, which wins 地胡 (双翻).
+        In duplicate duels against the greedy bot, which takes the win, 2,000 deals, paired:
+        +0.021 ± 0.016 a hand on seed 1, +0.011 ± 0.017 on seed 2."""
+        if not t.wilds or t.rounds * 4 <= CAISHEN_PAIR_MIN_LIVE:
+            return None
+        wild = min(t.wilds)
+        seat = t.view.seat
+        win = Action(seat, WIN) in acts
+        tile = t.view.window_tile
+        if tile is None:
+            if win:
+                return None
+            # After a chow or pung (no win on offer): the discard that leaves 财神牛, if one does.
+            into = _into_caishen_pair(list(t.counts), wild, [a.tile for a in acts if a.kind == DISCARD])
+            return None if into is None else Action(seat, DISCARD, tile=into)
+        window = t.raw.get("window") or {}
+        if not win or window.get("on") != "discard":
+            return None
+        if sum(len(parse_tiles(p["discards"])) for p in t.raw["players"]) <= 1:
+            return None  # the dealer's first discard: 地胡
+        faces, wilds = _wenzhou_faces(t.counts, wild)
+        if not wilds:
+            return None
+        natural = list(faces)
+        natural[wild] += wilds  # every 财神 in its own place (归位): the win is hard then
+        natural[wild if tile == WHITE else tile] += 1
+        if wenzhou_hands.standard_any(natural, 0):
+            return None
+        for a in acts:
+            if a.kind not in (CHOW, PUNG):
+                continue
+            part = list(t.counts)
+            if a.kind == CHOW:
+                assert a.tiles is not None
+                used = list(a.tiles)
+                used.remove(tile)
+            else:
+                used = [tile, tile]
+            for u in used:
+                part[u] -= 1
+            if min(part) >= 0 and _into_caishen_pair(part, wild, range(NUM_KINDS)) is not None:
+                return a
+        return None
+
     # ------------------------------------------------------------------ 漳州
     @staticmethod
     def _you(t: Table, acts: Sequence[Action]) -> Action | None:
@@ -699,6 +759,32 @@ def _into_you(counts: list[int], gold: Tile, kinds: Iterable[Tile | None]) -> Ti
                 return k
             found = k if found is None else found
     return found
+
+
+def _wenzhou_faces(counts: Sequence[int], wild: Tile) -> tuple[list[int], int]:
+    """温州: the 34-kind counts with the 财神 taken out (白板 on the 财神's face), and how many."""
+    c = list(counts[:NUM_KINDS])
+    wilds = c[wild]
+    if wild == WHITE:
+        c[wild] = 0
+    else:
+        c[wild] = c[WHITE]
+        c[WHITE] = 0
+    return c, wilds
+
+
+def _into_caishen_pair(counts: list[int], wild: Tile, kinds: Iterable[Tile | None]) -> Tile | None:
+    """温州: the kind of ``kinds`` (a 财神 is never thrown) whose discard from ``counts`` leaves
+    melds only and a lone 财神 (财神牛); None if none does."""
+    for k in kinds:
+        if k is None or k == wild or not counts[k]:
+            continue
+        counts[k] -= 1
+        faces, wilds = _wenzhou_faces(counts, wild)
+        counts[k] += 1
+        if wilds >= 1 and wenzhou_hands.melds_only(faces, wilds - 1):
+            return k
+    return None
 
 
 __all__ = ["PROFILES", "StrongBot", "read_table", "win_chance"]

@@ -316,3 +316,25 @@ def test_zhangzhou_pungs_into_you_rather_than_win_on_the_discard() -> None:
     assert choose(hand, 1) == Action(1, DISCARD, tile=T("C"))
     hand.apply(Action(1, DISCARD, tile=T("C")))
     assert hand.players[1].flags[YOU] == 1
+
+
+def test_wenzhou_pungs_into_caishen_pair_rather_than_win_soft() -> None:
+    # 财神 F: S waits on 4s (its pung, the 财神 standing in for 9m as the pair) and on 9m.  E's
+    # 4s wins now as a soft hand (×1), or its pung leaves five melds, the 财神 and 9m, and
+    # throwing the 9m leaves 财神牛: any self-drawn tile then wins it as a hard hand (×2).
+    hands = fill_hands(
+        {"E": "4s 5s 9m 9m 9m 2p 2p 2p 6p 6p 6p E E S S W W", "S": "123m 456m 789p 111s 4s 4s F 9m"},
+        flipped="F",
+        dealer_size=17,
+    )
+    hand = hand_after("wenzhou", hands, [act("E", "discard", "4s")], flipped="F")
+    assert hand.phase == CLAIM and Action(1, WIN) in hand.legal_actions(1)
+    raw = hand.view(1)
+    assert decide(raw) == Action(1, WIN)  # the dealer's first discard: 地胡 (双翻)
+    later = {**raw, "players": [dict(p) for p in raw["players"]]}
+    later["players"][3]["discards"] = "9p"  # a discard of N before: no 地胡
+    assert decide(later) == Action(1, PUNG)
+    hand.apply(Action(1, PUNG))
+    scenario.close_window(hand)
+    assert hand.turn == 1 and Action(1, WIN) not in hand.legal_actions(1)
+    assert choose(hand, 1) == Action(1, DISCARD, tile=T("9m"))
