@@ -218,13 +218,27 @@ def test_every_win_offered_is_taken_outside_you() -> None:
     assert choose(hand, 0) == Action(0, WIN)
 
 
-@pytest.mark.parametrize("variant", ["dongbei", "wenzhou"])
-def test_the_pre_hand_bets_are_left_at_their_default(variant: str) -> None:
-    rules = get_variant(variant)
+def test_dongbei_piao_is_left_at_its_default() -> None:
+    rules = get_variant("dongbei")
     options = rules.validate_options({})
     for question in rules.pre_hand_questions(options, {}):
         for wind in question.seats:
-            assert StrongBot().pre_hand(variant, question, wind) == question.default
+            assert StrongBot().pre_hand("dongbei", question, wind) == question.default
+
+
+def test_wenzhou_the_dealer_buys_the_base_and_the_others_counter_it() -> None:
+    rules = get_variant("wenzhou")
+    options = rules.validate_options({})
+    context: dict[str, Any] = {}
+    asked = []
+    for question in rules.pre_hand_questions(options, context):
+        assert question.default is False
+        answers = {wind: StrongBot().pre_hand("wenzhou", question, wind) for wind in question.seats}
+        assert all(answer is True for answer in answers.values())
+        asked.append(question.key)
+        context = rules.apply_pre_hand_answers(context, question, answers)
+    assert asked == ["buy_base", "counter_base"]
+    assert context["buy_base"] is True and context["counter_base"] == ["S", "W", "N"]
 
 
 def test_the_win_chance_grows_with_acceptance_and_shrinks_with_distance() -> None:
@@ -332,3 +346,44 @@ def test_a_dongbei_win_is_valued_by_the_hands_own_fan() -> None:
     assert dongbei_win_fan(runs, [], T("6p"), False, {}) == 2  # 立门, 一般高
     assert dongbei_win_fan(runs, [], T("5p"), False, {}) is None
     assert dongbei_ready_multiplier(runs, [], [(T("4m"), 2), (T("6p"), 2)], False, {}) == 4.0
+
+
+def test_zhangzhou_pungs_into_you_rather_than_win_on_the_discard() -> None:
+    # S (gold 5m) waits on 4s (its pung, C with the gold the pair) and on C: E's 4s wins now as
+    # a plain discard win (K 1), or its pung leaves five melds, the gold and C, and throwing C
+    # enters 单游 (the next own draw wins K 4).
+    hands = table(
+        {"E": "4s 9m 9m 9m 2p 2p 2p 6p 6p 6p E E S S W W N", "S": "123m 678m 789p 111s 4s 4s 5m C"},
+        flipped="5m",
+    )
+    hand = after("zhangzhou", hands, [act("S", "pass"), act("E", "discard", "4s")], flipped="5m")
+    assert hand.phase == CLAIM and Action(1, WIN) in hand.legal_actions(1)
+    assert choose(hand, 1) == Action(1, PUNG)
+    hand.apply(Action(1, PUNG))
+    scenario.close_window(hand)
+    assert hand.turn == 1 and Action(1, WIN) not in hand.legal_actions(1)
+    assert choose(hand, 1) == Action(1, DISCARD, tile=T("C"))
+    hand.apply(Action(1, DISCARD, tile=T("C")))
+    assert hand.players[1].flags[YOU] == 1
+
+
+def test_wenzhou_pungs_into_caishen_pair_rather_than_win_soft() -> None:
+    # 财神 F: S waits on 4s (its pung, the 财神 standing in for 9m as the pair) and on 9m.  E's
+    # 4s wins now as a soft hand (×1), or its pung leaves five melds, the 财神 and 9m, and
+    # throwing the 9m leaves 财神牛: any self-drawn tile then wins it as a hard hand (×2).
+    hands = fill_hands(
+        {"E": "4s 5s 9m 9m 9m 2p 2p 2p 6p 6p 6p E E S S W W", "S": "123m 456m 789p 111s 4s 4s F 9m"},
+        flipped="F",
+        dealer_size=17,
+    )
+    hand = hand_after("wenzhou", hands, [act("E", "discard", "4s")], flipped="F")
+    assert hand.phase == CLAIM and Action(1, WIN) in hand.legal_actions(1)
+    raw = hand.view(1)
+    assert decide(raw) == Action(1, WIN)  # the dealer's first discard: 地胡 (双翻)
+    later = {**raw, "players": [dict(p) for p in raw["players"]]}
+    later["players"][3]["discards"] = "9p"  # a discard of N before: no 地胡
+    assert decide(later) == Action(1, PUNG)
+    hand.apply(Action(1, PUNG))
+    scenario.close_window(hand)
+    assert hand.turn == 1 and Action(1, WIN) not in hand.legal_actions(1)
+    assert choose(hand, 1) == Action(1, DISCARD, tile=T("9m"))
