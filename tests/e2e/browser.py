@@ -44,7 +44,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
-PLAY_TIMEOUT_S = 45
+# How long a hand played through the page may take: at the tests' pace a hand ends in 10-20 s, but
+# on CI's loaded machine (four workers, their browsers and servers on two cores) a step can take
+# half a second, and a long hand ran past 45 s while the server kept stepping.
+PLAY_TIMEOUT_S = 90
 # Each running daphne's log by its URL: a module's own server (a different pace) runs beside the
 # session's, and a test must read the one it talks to.  The latest is quoted when the play stalls.
 SERVER_LOGS: dict[str, Path] = {}
