@@ -661,18 +661,8 @@ class StrongBot:
         if wenzhou_hands.standard_any(natural, 0):
             return None
         for a in acts:
-            if a.kind not in (CHOW, PUNG):
-                continue
-            part = list(t.counts)
-            if a.kind == CHOW:
-                assert a.tiles is not None
-                used = list(a.tiles)
-                used.remove(tile)
-            else:
-                used = [tile, tile]
-            for u in used:
-                part[u] -= 1
-            if min(part) >= 0 and _into_caishen_pair(part, wild, range(NUM_KINDS)) is not None:
+            part = _after_chow_or_pung(t.counts, a, tile)
+            if part is not None and _into_caishen_pair(part, wild, range(NUM_KINDS)) is not None:
                 return a
         return None
 
@@ -741,18 +731,8 @@ class StrongBot:
         if tile is None or tile == gold or window.get("on") != "discard":
             return None
         for a in acts:
-            if a.kind not in (CHOW, PUNG):
-                continue
-            part = list(t.counts)
-            if a.kind == CHOW:
-                assert a.tiles is not None
-                used = list(a.tiles)
-                used.remove(tile)
-            else:
-                used = [tile, tile]
-            for u in used:
-                part[u] -= 1
-            if min(part) >= 0 and _into_you(part, gold, range(NUM_KINDS)) is not None:
+            part = _after_chow_or_pung(t.counts, a, tile)
+            if part is not None and _into_you(part, gold, range(NUM_KINDS)) is not None:
                 return a
         return None
 
@@ -824,6 +804,23 @@ def _into_caishen_pair(counts: list[int], wild: Tile, kinds: Iterable[Tile | Non
         if wilds >= 1 and wenzhou_hands.melds_only(faces, wilds - 1):
             return k
     return None
+
+
+def _after_chow_or_pung(counts: Sequence[int], claim: Action, tile: Tile) -> list[int] | None:
+    """The concealed counts after ``claim`` (a chow or pung of the discarded ``tile``) takes its
+    tiles from the hand; None for another kind of action or one the hand cannot make."""
+    if claim.kind == CHOW:
+        assert claim.tiles is not None
+        used = list(claim.tiles)
+        used.remove(tile)
+    elif claim.kind == PUNG:
+        used = [tile, tile]
+    else:
+        return None
+    part = list(counts)
+    for u in used:
+        part[u] -= 1
+    return part if min(part) >= 0 else None
 
 
 __all__ = ["PROFILES", "StrongBot", "read_table", "win_chance"]
