@@ -26,7 +26,7 @@ from typing import Any, Final, Protocol
 
 from games.engine import shapes
 from games.engine.hand import CLAIM, ON_DISCARD, Hand
-from games.engine.state import CHOW, DISCARD, KONG, KONG_CONCEALED, PASS, PUNG, WIN, Action
+from games.engine.state import CHOW, DISCARD, KONG, KONG_CONCEALED, PASS, PUNG, WIN, Action, claimed_from_hand
 from games.engine.tiles import NUM_KINDS, Tile
 from games.engine.variants.base import PreHandQuestion
 from games.engine.variants.dongbei.scoring import READY
@@ -472,15 +472,7 @@ class GreedyBot:
         now = self._shanten(counts, n_wilds)
         best: tuple[int, Action] | None = None
         for a in claims:
-            used: list[Tile]
-            if a.kind == CHOW:
-                assert a.tiles is not None
-                used = list(a.tiles)
-                used.remove(tile)
-            elif a.kind == PUNG:
-                used = [tile, tile]
-            else:
-                used = [tile, tile, tile]
+            used = claimed_from_hand(a.kind, a.tiles, tile)
             for t in used:
                 counts[t] -= 1
             s = self._shanten(counts, n_wilds)

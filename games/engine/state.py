@@ -6,7 +6,7 @@ back, so a running hand can be stored as a snapshot and replayed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -44,6 +44,21 @@ class IllegalAction(ValueError):
 # Action kinds shared by every variant; variants may add their own verbs.
 DISCARD, CHOW, PUNG, KONG, WIN, PASS = "discard", "chow", "pung", "kong", "win", "pass"
 CLAIM_KINDS = frozenset({CHOW, PUNG, KONG, WIN})
+
+
+def claimed_from_hand(kind: str, meld: Sequence[Tile] | None, tile: Tile) -> tuple[Tile, ...]:
+    """The tiles a claim of the discarded ``tile`` takes from the claimer's hand: a chow's other
+    two (``meld``: the chow's three), a pung's two, a kong's three; none for any other verb."""
+    if kind == CHOW:
+        assert meld is not None, "a chow names its tiles"
+        rest = list(meld)
+        rest.remove(tile)
+        return tuple(rest)
+    if kind == PUNG:
+        return (tile, tile)
+    if kind == KONG:
+        return (tile, tile, tile)
+    return ()
 
 
 class Action(NamedTuple):

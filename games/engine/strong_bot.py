@@ -73,6 +73,7 @@ from games.engine.state import (
     WIN,
     Action,
     Meld,
+    claimed_from_hand,
     seat_index,
 )
 from games.engine.tiles import NUM_KINDS, RED, WHITE, Tile, parse_tile, parse_tiles, to_counts
@@ -583,12 +584,7 @@ class StrongBot:
         paid: Action | None = None  # a kong within the slack that pays whatever the hand becomes
         for a in offers:
             part = list(t.counts)
-            if a.kind == CHOW:
-                assert a.tiles is not None
-                used = list(a.tiles)
-                used.remove(tile)
-            else:
-                used = [tile] * (2 if a.kind == PUNG else 3)
+            used = claimed_from_hand(a.kind, a.tiles, tile)
             for u in used:
                 part[u] -= 1
             if min(part) < 0:
@@ -652,7 +648,7 @@ class StrongBot:
             return None
         if sum(len(parse_tiles(p["discards"])) for p in t.raw["players"]) <= 1:
             return None  # the dealer's first discard: 地胡
-        faces, wilds = _wenzhou_faces(t.counts, wild)
+        faces, wilds = wenzhou_hands.Faces(wild).counts(t.counts)
         if not wilds:
             return None
         natural = list(faces)
@@ -780,18 +776,6 @@ def _into_you(counts: list[int], gold: Tile, kinds: Iterable[Tile | None]) -> Ti
     return found
 
 
-def _wenzhou_faces(counts: Sequence[int], wild: Tile) -> tuple[list[int], int]:
-    """温州: the 34-kind counts with the 财神 taken out (白板 on the 财神's face), and how many."""
-    c = list(counts[:NUM_KINDS])
-    wilds = c[wild]
-    if wild == WHITE:
-        c[wild] = 0
-    else:
-        c[wild] = c[WHITE]
-        c[WHITE] = 0
-    return c, wilds
-
-
 def _into_caishen_pair(counts: list[int], wild: Tile, kinds: Iterable[Tile | None]) -> Tile | None:
     """温州: the kind of ``kinds`` (a 财神 is never thrown) whose discard from ``counts`` leaves
     melds only and a lone 财神 (财神牛); None if none does."""
@@ -799,7 +783,7 @@ def _into_caishen_pair(counts: list[int], wild: Tile, kinds: Iterable[Tile | Non
         if k is None or k == wild or not counts[k]:
             continue
         counts[k] -= 1
-        faces, wilds = _wenzhou_faces(counts, wild)
+        faces, wilds = wenzhou_hands.Faces(wild).counts(counts)
         counts[k] += 1
         if wilds >= 1 and wenzhou_hands.melds_only(faces, wilds - 1):
             return k
@@ -809,16 +793,10 @@ def _into_caishen_pair(counts: list[int], wild: Tile, kinds: Iterable[Tile | Non
 def _after_chow_or_pung(counts: Sequence[int], claim: Action, tile: Tile) -> list[int] | None:
     """The concealed counts after ``claim`` (a chow or pung of the discarded ``tile``) takes its
     tiles from the hand; None for another kind of action or one the hand cannot make."""
-    if claim.kind == CHOW:
-        assert claim.tiles is not None
-        used = list(claim.tiles)
-        used.remove(tile)
-    elif claim.kind == PUNG:
-        used = [tile, tile]
-    else:
+    if claim.kind not in (CHOW, PUNG):
         return None
     part = list(counts)
-    for u in used:
+    for u in claimed_from_hand(claim.kind, claim.tiles, tile):
         part[u] -= 1
     return part if min(part) >= 0 else None
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.insight.reader import ShapeReader
-from games.engine.state import CHOW, DISCARD, KONG, PUNG, WIN, seat_index
+from games.engine.state import CHOW, DISCARD, KONG, PUNG, WIN, claimed_from_hand, seat_index
 from games.engine.tiles import NUM_KINDS, Tile, parse_tile, parse_tiles, to_counts
 from games.engine.variants import get_variant
 
@@ -114,15 +114,6 @@ def _offers(view: Mapping[str, Any]) -> tuple[Offer, ...]:
         kind = a["do"]
         if kind not in CLAIM_KINDS:
             continue
-        if kind == CHOW:
-            meld = parse_tiles(a["tiles"])
-            meld.remove(tile)
-            taken = tuple(meld)
-        elif kind == PUNG:
-            taken = (tile, tile)
-        elif kind == KONG:
-            taken = (tile, tile, tile)
-        else:
-            taken = ()
+        taken = claimed_from_hand(kind, parse_tiles(a["tiles"]) if kind == CHOW else None, tile)
         out.append(Offer(action=dict(a), kind=kind, tiles=taken))
     return tuple(out)
